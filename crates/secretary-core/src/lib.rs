@@ -1,0 +1,13 @@
+//! Copilot Chat Secretary's core: everything that is not I/O or a host API.
+//!
+//! Hosts (the VS Code extension, the MCP server, the CLI) read bytes from disk and hand them to
+//! this crate; it parses chat sessions into [`session::Dialog`]s, indexes them with
+//! [`search`], validates tool arguments, runs the [`tools`] and formats their results. Nothing in
+//! here knows about wasm or JavaScript, so it is tested with plain `cargo test`.
+
+pub mod history;
+pub mod search;
+pub mod session;
+pub mod text;
+pub mod tooling;
+pub mod tools;

@@ -1,0 +1,46 @@
+//! Lexical search (TF-IDF) used by tool discovery and request search.
+//!
+//! [`Index::build`] turns a list of [`Document`]s (tools: name + description; chat requests:
+//! text only) into an inverted index, and [`Index::search`] ranks them for a free-text query with
+//! BM25-style TF-IDF over stemmed terms. See [`tokenize`] for the analysis chain and
+//! [`index`] for the scoring, and [`eval`] for the recall/MRR measures used to tune both.
+
+pub mod eval;
+pub mod index;
+pub mod tokenize;
+
+pub use index::{Index, SearchOptions};
+pub use tokenize::tokenize;
+
+/// One searchable item.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Document {
+    /// Tool name (an identifier such as `create_qr_code`), or "" for a chat request.
+    pub name: String,
+    /// Tool description or request text.
+    pub text: String,
+    /// Tags, keywords or a category; weighted above the text, below the name.
+    pub tags: Vec<String>,
+}
+
+impl Document {
+    /// A document with a name and a text and no tags.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Document {
+        Document {
+            name: name.into(),
+            text: text.into(),
+            tags: Vec::new(),
+        }
+    }
+}
+
+/// One search result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// Index into the documents given to [`Index::build`].
+    pub doc: usize,
+    /// Relevance score; only comparable within one query.
+    pub score: f32,
+    /// The query words (lowercased, as typed) that matched this document, in query order.
+    pub matched: Vec<String>,
+}

@@ -1,0 +1,256 @@
+//! Incremental reading of line-based logs (`.jsonl` mutation logs and Copilot transcripts).
+//!
+//! The host hands over bytes as a file grows; [`LineLog`] cuts them into lines and passes each
+//! complete line to a [`LineSink`] exactly once, so applying an append costs time proportional to
+//! the appended bytes, not to the file. A trailing partial line (the writer is mid-write) is kept
+//! and finished by the next append; if it already parses on its own it is applied tentatively
+//! and not applied twice. A line that fails to parse is skipped with a diagnostic and never stops
+//! the lines after it.
+
+use memchr::memchr;
+
+use super::record::Diags;
+
+/// How many of the most recent bytes are kept to check, on the next append, that the file was
+/// not rewritten in the meantime.
+pub(crate) const OVERLAP: usize = 64;
+
+/// Something that applies log lines to a reduced state.
+pub(crate) trait LineSink {
+    /// Parses and applies one complete, non-blank line. `Ok(true)` when the state changed; `Err`
+    /// (a short reason) when the line was skipped, in which case the state must be unchanged.
+    fn apply_line(&mut self, line: &str) -> Result<bool, String>;
+
+    /// Called when a line starts over from a complete state (`kind: 0`): earlier diagnostics no
+    /// longer describe anything and can be dropped.
+    fn take_reset(&mut self) -> bool {
+        false
+    }
+}
+
+/// Cuts a growing byte stream into lines for a [`LineSink`].
+#[derive(Debug, Clone)]
+pub(crate) struct LineLog<S> {
+    pub sink: S,
+    /// Complete lines seen so far (line numbers in diagnostics are 1-based).
+    lines: u64,
+    /// Stream offset just after the last byte fed.
+    end: u64,
+    /// Bytes after the last newline.
+    pending: Vec<u8>,
+    /// Whether `pending` parsed on its own and was applied already.
+    pending_applied: bool,
+    /// Why `pending` is not applied, shown as a diagnostic while it lasts.
+    pending_note: Option<String>,
+    /// The last [`OVERLAP`] bytes fed.
+    recent: Vec<u8>,
+    /// Skipped lines.
+    pub diags: Diags,
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
+fn looks_complete(line: &[u8]) -> bool {
+    line.iter()
+        .rev()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+        == Some(&b'}')
+}
+
+impl<S: LineSink> LineLog<S> {
+    pub(crate) fn new(sink: S) -> Self {
+        LineLog {
+            sink,
+            lines: 0,
+            end: 0,
+            pending: Vec::new(),
+            pending_applied: false,
+            pending_note: None,
+            recent: Vec::new(),
+            diags: Diags::default(),
+        }
+    }
+
+    /// Stream offset after the last byte fed (what the host has read so far).
+    pub(crate) fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// Why the trailing partial line is not applied, if there is one.
+    pub(crate) fn pending_note(&self) -> Option<&str> {
+        self.pending_note.as_deref()
+    }
+
+    /// The offset to ask the host to read from on the next append: a few bytes before the end so
+    /// that [`LineLog::check_overlap`] can tell an append from a rewrite.
+    pub(crate) fn resume_offset(&self) -> u64 {
+        self.end - self.recent.len() as u64
+    }
+
+    /// Given bytes read from `offset`, returns how many leading bytes repeat what was already fed
+    /// (to be skipped), or `None` when they do not match (the file was rewritten) or the offset
+    /// leaves a gap.
+    pub(crate) fn check_overlap(&self, offset: u64, bytes: &[u8]) -> Option<usize> {
+        if offset > self.end {
+            return None;
+        }
+        let repeat = usize::try_from(self.end - offset).ok()?;
+        if repeat > self.recent.len() || repeat > bytes.len() {
+            return None;
+        }
+        let ours = &self.recent[self.recent.len() - repeat..];
+        (ours == &bytes[..repeat]).then_some(repeat)
+    }
+
+    /// Feeds the next bytes of the stream. Returns whether the sink's state or the diagnostics
+    /// changed.
+    pub(crate) fn feed(&mut self, mut bytes: &[u8]) -> bool {
+        let mut changed = false;
+        self.end += bytes.len() as u64;
+        if bytes.len() >= OVERLAP {
+            self.recent.clear();
+            self.recent
+                .extend_from_slice(&bytes[bytes.len() - OVERLAP..]);
+        } else {
+            self.recent.extend_from_slice(bytes);
+            let excess = self.recent.len().saturating_sub(OVERLAP);
+            self.recent.drain(..excess);
+        }
+        if self.lines == 0 && self.pending.is_empty() && self.end == bytes.len() as u64 {
+            if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()) {
+                bytes = rest;
+            }
+        }
+        // Finish the pending partial line first.
+        if !self.pending.is_empty() {
+            match memchr(b'\n', bytes) {
+                None => {
+                    let had_applied = self.pending_applied;
+                    self.pending.extend_from_slice(bytes);
+                    if had_applied && !is_blank(bytes) {
+                        // Bytes were added to a line that already parsed: it will fail when it
+                        // ends; nothing to apply now.
+                        self.pending_applied = false;
+                    }
+                    if !self.pending_applied {
+                        changed |= self.try_pending();
+                    }
+                    return changed;
+                }
+                Some(at) => {
+                    let (head, rest) = bytes.split_at(at);
+                    bytes = &rest[1..];
+                    let mut line = std::mem::take(&mut self.pending);
+                    let already = self.pending_applied && is_blank(head);
+                    line.extend_from_slice(head);
+                    self.pending_applied = false;
+                    changed |= self.pending_note.take().is_some();
+                    self.lines += 1;
+                    if !already {
+                        changed |= self.run_line(&line);
+                    }
+                }
+            }
+        }
+        while let Some(at) = memchr(b'\n', bytes) {
+            let (line, rest) = bytes.split_at(at);
+            bytes = &rest[1..];
+            self.lines += 1;
+            changed |= self.run_line(line);
+        }
+        if !bytes.is_empty() {
+            self.pending.extend_from_slice(bytes);
+            changed |= self.try_pending();
+        }
+        changed
+    }
+
+    /// Applies one complete line, recording a diagnostic when it is skipped.
+    fn run_line(&mut self, line: &[u8]) -> bool {
+        match self.apply(line) {
+            Ok(changed) => changed,
+            Err(reason) => {
+                self.diags
+                    .push(format!("line {} skipped: {reason}", self.lines));
+                true
+            }
+        }
+    }
+
+    /// Tries the partial last line on its own: if it already is a whole JSON object, apply it now
+    /// (VS Code's reader would); otherwise wait for the rest.
+    fn try_pending(&mut self) -> bool {
+        let line_no = self.lines + 1;
+        if is_blank(&self.pending) {
+            return false;
+        }
+        let before = self.pending_note.clone();
+        if let Err(e) = std::str::from_utf8(&self.pending) {
+            // An incomplete sequence at the very end may still be completed; a bad byte cannot.
+            if e.error_len().is_some() {
+                self.pending_note = Some(format!(
+                    "line {line_no} is not valid UTF-8 (bad byte at column {}); showing the state before it",
+                    e.valid_up_to() + 1
+                ));
+                return self.pending_note != before;
+            }
+        }
+        if looks_complete(&self.pending) {
+            let pending = std::mem::take(&mut self.pending);
+            let result = self.apply(&pending);
+            self.pending = pending;
+            match result {
+                Ok(changed) => {
+                    self.pending_applied = true;
+                    self.pending_note = None;
+                    return changed || before.is_some();
+                }
+                Err(reason) => {
+                    self.pending_note = Some(format!(
+                        "line {line_no} is incomplete or unreadable ({reason}); showing the state before it"
+                    ));
+                }
+            }
+        } else {
+            self.pending_note = Some(format!(
+                "line {line_no} is cut off (still being written?); showing the state before it"
+            ));
+        }
+        self.pending_note != before
+    }
+
+    fn apply(&mut self, line: &[u8]) -> Result<bool, String> {
+        if is_blank(line) {
+            return Ok(false);
+        }
+        let text = std::str::from_utf8(line).map_err(|e| {
+            format!(
+                "not valid UTF-8 (bad byte at column {})",
+                e.valid_up_to() + 1
+            )
+        })?;
+        let changed = self.sink.apply_line(text)?;
+        if self.sink.take_reset() {
+            self.diags.clear();
+        }
+        Ok(changed)
+    }
+}
+
+/// A line parse error as a short reason (serde_json's message with the column, without the line
+/// number, which is always 1 here).
+pub(crate) fn line_error(error: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let text = error.to_string();
+    let message = match text.rfind(" at line ") {
+        Some(cut) => &text[..cut],
+        None => text.as_str(),
+    };
+    match error.classify() {
+        Category::Eof => format!("cut off at column {}", error.column()),
+        _ => format!("malformed JSON at column {}: {message}", error.column()),
+    }
+}

@@ -1,0 +1,451 @@
+//! Chat session readers: every format VS Code writes, reduced to [`Dialog`]s.
+//!
+//! Formats (see `docs/chat-session-formats.md` in the shared docs):
+//! - native `chatSessions/<id>.json`, versions 1 to 3 ([`SessionFormat::NativeJson`]);
+//! - native `chatSessions/<id>.jsonl` mutation logs, VS Code >= 1.109 ([`SessionFormat::NativeJsonl`]);
+//! - "Chat: Export Chat..." files, three generations ([`SessionFormat::Export`]);
+//! - Copilot Chat transcripts `transcripts/<sessionId>.jsonl` ([`SessionFormat::Transcript`]).
+//!
+//! Why this is fast and small: sessions reach hundreds of megabytes, almost all of it response
+//! bodies, tool results and metadata that the dialog model never shows. The readers never build
+//! a JSON tree of the file: hand-written serde visitors pick the few fields the [`Dialog`] needs
+//! and skip everything else with serde's `IgnoredAny`, which serde_json walks without allocating
+//! (and iteratively, so deep nesting cannot overflow the stack). Response text is read only on
+//! demand, for one request, by [`response_details`].
+//!
+//! Why it never loses a session: VS Code itself is lenient, and a session that one odd field
+//! made unreadable would be a session the user cannot find. Odd shapes are kept with what could
+//! be read and explained in [`Dialog::diagnostics`]; only files that are not sessions at all
+//! (empty, not UTF-8, truncated or malformed JSON, the wrong kind of JSON) fail, with a
+//! [`SessionError`] that says why.
+
+mod de;
+mod lines;
+mod model;
+mod mutation;
+mod record;
+mod store;
+mod time;
+mod transcript;
+
+pub use model::*;
+pub use store::{ApplyOutcome, FileMeta, ReadPlan, SessionStore, StoredDialog};
+
+use serde::Serialize;
+
+use de::{json_kind_of, Detail, TopSeed};
+use lines::LineLog;
+use mutation::MutationState;
+use record::{build_dialog, join_response, Got, RespPart};
+use serde::de::DeserializeSeed;
+use transcript::TranscriptState;
+
+/// The largest session file the Secretary reads: 512 MiB. VS Code itself cannot hold a bigger
+/// session in one JavaScript string, so anything larger is not a session it wrote; refusing it
+/// keeps one stray file from exhausting a host's (or a wasm instance's) memory.
+pub const MAX_SESSION_BYTES: usize = 512 * 1024 * 1024;
+
+/// Why a file could not be read as a chat session. Every variant's message says what is wrong
+/// with *this* file, for hosts to show next to its path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    #[error("the file is empty")]
+    Empty,
+    #[error("the file is {size} bytes, over the {limit}-byte limit for a chat session")]
+    TooLarge { size: u64, limit: u64 },
+    #[error("the file is not UTF-8 text (invalid byte at offset {offset})")]
+    NotUtf8 { offset: usize },
+    #[error("the file ends in the middle of its JSON (line {line}, column {column}); it may be cut off or still being written")]
+    Truncated { line: usize, column: usize },
+    #[error("malformed JSON at line {line}, column {column}: {message}")]
+    Malformed {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("the JSON is nested too deeply (line {line}, column {column}); no chat session looks like this")]
+    TooDeep { line: usize, column: usize },
+    #[error("not a chat session: {0}")]
+    NotASession(String),
+    #[error("the mutation log has no readable initial state (a complete `kind: 0` line){0}")]
+    NoInitialState(String),
+    #[error("request {index} does not exist (the dialog has {count} requests)")]
+    RequestOutOfRange { index: usize, count: usize },
+}
+
+/// The response to one request, read on demand (it is never kept in a [`Dialog`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseDetails {
+    /// The response's markdown: markdown parts (no `kind`, or `markdownContent` /
+    /// `markdownVuln`) and inline file references as written, with a blank line where a tool
+    /// call or an edit group interrupted the text.
+    pub markdown: String,
+    /// How many tool invocations (`toolInvocationSerialized`) the response holds.
+    pub tool_calls: usize,
+}
+
+/// Which reader a file needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FileKind {
+    /// One JSON object: native `.json` or an export (told apart by its keys).
+    Json,
+    /// A native mutation log.
+    Jsonl,
+    /// A Copilot transcript.
+    Transcript,
+}
+
+/// The first key of the first non-blank line, if it is a plain short string (cheap sniffing that
+/// never parses a whole, possibly huge, first line).
+fn first_key(bytes: &[u8]) -> Option<&[u8]> {
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
+    let mut rest = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .map(|at| &bytes[at..])?;
+    rest = rest.strip_prefix(b"{")?;
+    let at = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    rest = rest[at..].strip_prefix(b"\"")?;
+    let end = rest
+        .iter()
+        .take(64)
+        .position(|&b| b == b'"' || b == b'\\')?;
+    (rest[end] == b'"').then(|| &rest[..end])
+}
+
+/// Whether the first line's object has a top-level `kind` / `type` key (values are skipped, not
+/// built). Only used when the first key did not decide; `None` while the first line is not a
+/// whole JSON object.
+fn first_line_keys(bytes: &[u8]) -> Option<(bool, bool)> {
+    use serde::de::{IgnoredAny, MapAccess, Visitor};
+    struct Keys;
+    impl<'de> Visitor<'de> for Keys {
+        type Value = (bool, bool);
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(bool, bool), A::Error> {
+            let (mut kind, mut typ) = (false, false);
+            while let Some(key) = map.next_key::<de::Key<'de>>()? {
+                kind |= key.0 == "kind";
+                typ |= key.0 == "type";
+                map.next_value::<IgnoredAny>()?;
+            }
+            Ok((kind, typ))
+        }
+    }
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
+    let line = match memchr::memchr(b'\n', bytes) {
+        Some(end) => &bytes[..end],
+        None => bytes,
+    };
+    let text = std::str::from_utf8(line).ok()?;
+    serde::Deserializer::deserialize_map(&mut serde_json::Deserializer::from_str(text), Keys).ok()
+}
+
+fn has_component(file_name: &str, wanted: &str) -> bool {
+    file_name
+        .split(['/', '\\'])
+        .any(|c| c.eq_ignore_ascii_case(wanted))
+}
+
+/// Decides the reader from the file name and the first key of the first line: `kind` is a
+/// mutation log, `type` a transcript (except in a `.json` file, which is always one object);
+/// otherwise a `transcripts` folder means a transcript, `.jsonl` a mutation log, anything else
+/// one JSON object.
+pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> FileKind {
+    let lower = file_name.to_ascii_lowercase();
+    let key = first_key(bytes);
+    match key {
+        Some(b"kind") => return FileKind::Jsonl,
+        Some(b"type") if !lower.ends_with(".json") => return FileKind::Transcript,
+        _ => {}
+    }
+    if lower.ends_with(".json") {
+        return FileKind::Json;
+    }
+    if key.is_some() {
+        match first_line_keys(bytes) {
+            Some((true, _)) => return FileKind::Jsonl,
+            Some((false, true)) => return FileKind::Transcript,
+            _ => {}
+        }
+    }
+    // Without a telling first key (a log's first line is always complete once the file reads
+    // at all, so this choice does not change as the file grows): the folder decides.
+    if has_component(file_name, "transcripts") {
+        return FileKind::Transcript;
+    }
+    if lower.ends_with(".jsonl") {
+        return FileKind::Jsonl;
+    }
+    FileKind::Json
+}
+
+/// The checks every file goes through before its reader runs.
+fn precheck(bytes: &[u8], limit: usize) -> Result<(), SessionError> {
+    if bytes.len() > limit {
+        return Err(SessionError::TooLarge {
+            size: bytes.len() as u64,
+            limit: limit as u64,
+        });
+    }
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(SessionError::Empty);
+    }
+    Ok(())
+}
+
+fn json_error(error: serde_json::Error) -> SessionError {
+    use serde_json::error::Category;
+    let (line, column) = (error.line(), error.column());
+    let text = error.to_string();
+    let message = match text.rfind(" at line ") {
+        Some(cut) => text[..cut].to_string(),
+        None => text,
+    };
+    match error.classify() {
+        Category::Eof => SessionError::Truncated { line, column },
+        _ if message.starts_with("recursion limit exceeded") => {
+            SessionError::TooDeep { line, column }
+        }
+        _ => SessionError::Malformed {
+            line,
+            column,
+            message,
+        },
+    }
+}
+
+/// A `.json` file (native or export), read as far as `detail` asks.
+fn read_json(
+    bytes: &[u8],
+    detail: Detail,
+) -> Result<(SessionFormat, de::TopRaw, Vec<String>), SessionError> {
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
+    let text = std::str::from_utf8(bytes).map_err(|e| SessionError::NotUtf8 {
+        offset: e.valid_up_to(),
+    })?;
+    match json_kind_of(text) {
+        Some("an object") => {}
+        Some(kind) => {
+            return Err(SessionError::NotASession(format!(
+                "the file holds {kind}, not a session object"
+            )))
+        }
+        None => return Err(SessionError::Empty),
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let top = TopSeed { detail }
+        .deserialize(&mut de)
+        .map_err(json_error)?;
+    de.end().map_err(json_error)?;
+    let Got::Val(top) = top else {
+        return Err(SessionError::NotASession(
+            "the file does not hold a session object".into(),
+        ));
+    };
+    let native = top.header.version.is_some()
+        || top.header.session_id.is_some()
+        || top.header.creation_date.is_some();
+    let mut diagnostics = Vec::new();
+    match &top.requests {
+        Some(Got::Val(_)) => {}
+        None if native => {
+            diagnostics.push("the session has no `requests` array; no requests read".to_string())
+        }
+        None => {
+            return Err(SessionError::NotASession(
+                "a JSON object without `requests`".into(),
+            ))
+        }
+        Some(Got::Null) if native => {
+            diagnostics.push("`requests` is null; no requests read".to_string())
+        }
+        Some(Got::Wrong(kind)) if native => diagnostics.push(format!(
+            "`requests` is {kind}, not an array; no requests read"
+        )),
+        Some(Got::Null) => return Err(SessionError::NotASession("`requests` is null".into())),
+        Some(Got::Wrong(kind)) => {
+            return Err(SessionError::NotASession(format!(
+                "`requests` is {kind}, not an array"
+            )))
+        }
+    }
+    if let Some(Got::Val(version)) = &top.header.version {
+        if !(1..=3).contains(version) {
+            diagnostics.push(format!(
+                "unknown session version {version}; read like version 3"
+            ));
+        }
+    }
+    let format = if native {
+        SessionFormat::NativeJson
+    } else {
+        SessionFormat::Export
+    };
+    Ok((format, top, diagnostics))
+}
+
+/// A reader kept by the store to apply appends to.
+#[derive(Debug, Clone)]
+pub(crate) enum LiveReader {
+    /// Whole-file formats: every change is a full read.
+    Whole,
+    Mutation(Box<LineLog<MutationState>>),
+    Transcript(Box<LineLog<TranscriptState>>),
+}
+
+/// The log's own diagnostics (skipped lines, then a cut-off last line).
+pub(crate) fn log_diags<S: lines::LineSink>(log: &LineLog<S>) -> Vec<String> {
+    let mut out = Vec::new();
+    log.diags.render_into(&mut out);
+    if let Some(note) = log.pending_note() {
+        record::push_capped(&mut out, &[note.to_string()]);
+    }
+    out
+}
+
+/// Reads a whole file into a dialog and the reader state that can take appends.
+pub(crate) fn read_full(
+    file_name: &str,
+    bytes: &[u8],
+    limit: usize,
+) -> Result<(Dialog, LiveReader), SessionError> {
+    precheck(bytes, limit)?;
+    match detect(file_name, bytes) {
+        FileKind::Json => {
+            let (format, top, diagnostics) = read_json(bytes, Detail::Off)?;
+            let records = match &top.requests {
+                Some(Got::Val(list)) => list.as_slice(),
+                _ => &[],
+            };
+            Ok((
+                build_dialog(file_name, format, &top.header, records, diagnostics),
+                LiveReader::Whole,
+            ))
+        }
+        FileKind::Jsonl => {
+            let mut log = LineLog::new(MutationState::new(Detail::Off));
+            log.feed(bytes);
+            if !log.sink.initialized() {
+                return Err(no_initial_state(&log));
+            }
+            let mut dialog = mutation::new_dialog();
+            let diags = log_diags(&log);
+            log.sink.refresh(&mut dialog, file_name, diags);
+            Ok((dialog, LiveReader::Mutation(Box::new(log))))
+        }
+        FileKind::Transcript => {
+            let mut log = LineLog::new(TranscriptState::new(None));
+            log.feed(bytes);
+            let diags = log_diags(&log);
+            if log.sink.events() == 0 {
+                return Err(SessionError::NotASession(format!(
+                    "no readable transcript event{}",
+                    diags.first().map(|d| format!(" ({d})")).unwrap_or_default()
+                )));
+            }
+            let mut dialog = transcript::new_dialog();
+            log.sink.refresh(&mut dialog, file_name, diags);
+            Ok((dialog, LiveReader::Transcript(Box::new(log))))
+        }
+    }
+}
+
+fn no_initial_state(log: &LineLog<MutationState>) -> SessionError {
+    let diags = log_diags(log);
+    match diags.first() {
+        Some(first) => SessionError::NoInitialState(format!(": {first}")),
+        None => SessionError::NoInitialState(String::new()),
+    }
+}
+
+/// Reads one chat session file. The format is detected from the name and the content (see the
+/// module docs); the session id falls back to the file stem. Files over
+/// [`MAX_SESSION_BYTES`] are refused.
+pub fn parse(file_name: &str, bytes: &[u8]) -> Result<Dialog, SessionError> {
+    parse_with_limit(file_name, bytes, MAX_SESSION_BYTES)
+}
+
+/// [`parse`] with another size limit (tests, or hosts that want a smaller one).
+pub fn parse_with_limit(
+    file_name: &str,
+    bytes: &[u8],
+    max_bytes: usize,
+) -> Result<Dialog, SessionError> {
+    read_full(file_name, bytes, max_bytes).map(|(dialog, _)| dialog)
+}
+
+/// The response to request `index` (1-based, as in [`Request::index`]) of a session file: its
+/// markdown and its number of tool calls. Slower than [`parse`] (it reads that one response's
+/// parts), so hosts call it on demand.
+pub fn response_details(
+    file_name: &str,
+    bytes: &[u8],
+    index: usize,
+) -> Result<ResponseDetails, SessionError> {
+    precheck(bytes, MAX_SESSION_BYTES)?;
+    let slot = index.checked_sub(1);
+    let out_of_range = |count: usize| SessionError::RequestOutOfRange { index, count };
+    match detect(file_name, bytes) {
+        FileKind::Json => {
+            let (_, top, _) = read_json(bytes, slot.map_or(Detail::Off, Detail::Slot))?;
+            let records = match &top.requests {
+                Some(Got::Val(list)) => list.as_slice(),
+                _ => &[],
+            };
+            let rec = slot
+                .and_then(|s| records.get(s))
+                .ok_or_else(|| out_of_range(records.len()))?;
+            Ok(details_of(rec.response.as_ref()))
+        }
+        FileKind::Jsonl => {
+            let mut log = LineLog::new(MutationState::new(slot.map_or(Detail::Off, Detail::Slot)));
+            log.feed(bytes);
+            if !log.sink.initialized() {
+                return Err(no_initial_state(&log));
+            }
+            let count = log.sink.request_count();
+            let rec = slot
+                .and_then(|s| log.sink.slot(s))
+                .ok_or_else(|| out_of_range(count))?;
+            Ok(details_of(rec.response.as_ref()))
+        }
+        FileKind::Transcript => {
+            let mut log = LineLog::new(TranscriptState::new(slot));
+            log.feed(bytes);
+            let count = log.sink.request_count();
+            let (markdown, tool_calls) = slot
+                .and_then(|s| log.sink.details_of(s))
+                .ok_or_else(|| out_of_range(count))?;
+            Ok(ResponseDetails {
+                markdown,
+                tool_calls,
+            })
+        }
+    }
+}
+
+fn details_of(response: Option<&Got<Vec<RespPart>>>) -> ResponseDetails {
+    match response {
+        Some(Got::Val(parts)) => {
+            let (markdown, tool_calls) = join_response(parts);
+            ResponseDetails {
+                markdown,
+                tool_calls,
+            }
+        }
+        _ => ResponseDetails {
+            markdown: String::new(),
+            tool_calls: 0,
+        },
+    }
+}

@@ -1,0 +1,106 @@
+//! The dialog model: what the Secretary knows about one chat session.
+//!
+//! Every reader (native `.json`, `.jsonl` mutation log, exports, Copilot transcripts) produces a
+//! [`Dialog`]. The model keeps only what agents and people ask for (the user's own words, times,
+//! status), so that a 100 MB session costs a few kilobytes once parsed. Response bodies are never
+//! kept here: see [`crate::session::response_details`] for the on-demand path.
+
+use serde::Serialize;
+
+/// Which on-disk format a dialog was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SessionFormat {
+    /// `chatSessions/<id>.json`, versions 1 to 3.
+    NativeJson,
+    /// `chatSessions/<id>.jsonl`, the append-only mutation log (VS Code >= 1.109).
+    NativeJsonl,
+    /// A file written by "Chat: Export Chat..." (any of the three generations).
+    Export,
+    /// `GitHub.copilot-chat/transcripts/<sessionId>.jsonl` event files.
+    Transcript,
+}
+
+/// The state of one request, from `modelState`, `isCanceled` and `result.errorDetails`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RequestStatus {
+    Complete,
+    InProgress,
+    Canceled,
+    Failed,
+    NeedsInput,
+}
+
+impl RequestStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RequestStatus::Complete => "complete",
+            RequestStatus::InProgress => "inProgress",
+            RequestStatus::Canceled => "canceled",
+            RequestStatus::Failed => "failed",
+            RequestStatus::NeedsInput => "needsInput",
+        }
+    }
+}
+
+/// One user request, in order. `index` is 1-based because that is how people and agents count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    pub index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// The user's full text: `message.text`, else the joined `message.parts[].text`, else a bare
+    /// string `message`.
+    pub text: String,
+    /// Milliseconds since the Unix epoch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    pub status: RequestStatus,
+}
+
+/// The state of a whole dialog, derived from its last request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DialogStatus {
+    /// No requests yet.
+    Empty,
+    /// The last request is still being answered.
+    Active,
+    /// The last request completed.
+    Complete,
+    Canceled,
+    Failed,
+    NeedsInput,
+}
+
+/// A chat session, reduced to what the Secretary serves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dialog {
+    /// `sessionId`, else the file stem (exports carry no id).
+    pub session_id: String,
+    /// `customTitle`, else a preview of the first request, else "Untitled dialog".
+    pub title: String,
+    /// Milliseconds since the Unix epoch; derived from the first request when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub creation_date: Option<i64>,
+    /// Milliseconds since the Unix epoch; the latest of `lastMessageDate`, request timestamps and
+    /// `creationDate`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_activity: Option<i64>,
+    /// `initialLocation` (`panel`, `editor`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    pub format: SessionFormat,
+    pub requests: Vec<Request>,
+    pub status: DialogStatus,
+    /// Things the reader noticed but could live with (a cut-off last line, an odd request shape).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<String>,
+}

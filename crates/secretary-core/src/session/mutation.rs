@@ -1,0 +1,1126 @@
+//! The native `.jsonl` mutation log (VS Code >= 1.109), replayed onto a reduced state.
+//!
+//! Semantics follow VS Code's `ObjectMutationLog.read`: `kind: 0` replaces the whole state;
+//! `kind: 1` sets the value at path `k` (a set on the empty path is ignored); `kind: 2` pushes
+//! `v` onto the array at `k`, first truncating it to length `i` when `i` is given (and creating
+//! the array when it is missing); `kind: 3` deletes the value at `k` (on an array index this
+//! leaves an empty slot, it does not shift later items). Where VS Code would throw (a path
+//! through something missing, a mutation before the first `kind: 0`), the line is skipped with a
+//! diagnostic instead of losing the whole session.
+//!
+//! Only the fields the Secretary serves are kept: a mutation whose path goes into a request's
+//! `response`, `result.metadata`, `variableData`, the input state, etc. is classified from its
+//! path *before* its value is read, and the value is then skipped without being built.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::de::{
+    json_kind_of, l_from, obj_from, Detail, HeaderField, Key, PartSeed, PartsSeed, Prim, ReqField,
+    ReqSeed, ReqsSeed, RespPartSeed, ResponseSeed, TopRaw, TopSeed, L,
+};
+use super::lines::{line_error, LineSink};
+use super::model::{Dialog, SessionFormat};
+use super::record::{
+    empty_dialog, fill_dialog_fields, push_capped, to_request, val_mut, AgentRec, ErrRec, Got,
+    HeaderRec, ModelStateRec, Msg, ReqRecord, RespPart, ResultRec, Shape,
+};
+
+/// How far past the end of `requests` a set or truncate may reach (filling the gap with empty
+/// slots, as JavaScript arrays do). Beyond it the line is refused, so a hostile index cannot make
+/// us allocate gigabytes.
+const MAX_GAP: usize = 1024;
+
+/// One segment of a mutation path.
+#[derive(Debug, Clone, PartialEq)]
+enum Seg {
+    Key(String),
+    Index(u64),
+    /// A segment of another JSON type (never written by VS Code).
+    Other,
+}
+
+impl Seg {
+    fn key(&self) -> Option<&str> {
+        match self {
+            Seg::Key(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// An array index, accepting canonical decimal strings as JavaScript does.
+    fn index(&self) -> Option<usize> {
+        match self {
+            Seg::Index(i) => usize::try_from(*i).ok(),
+            Seg::Key(k)
+                if !k.is_empty() && k.len() <= 10 && k.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                if k.len() > 1 && k.starts_with('0') {
+                    None
+                } else {
+                    k.parse().ok()
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Seg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match L::<SegPrim>::deserialize(deserializer)?.0 {
+            Got::Val(seg) => seg.0,
+            _ => Seg::Other,
+        })
+    }
+}
+
+struct SegPrim(Seg);
+
+impl Prim for SegPrim {
+    fn from_i64(v: i64) -> Option<Self> {
+        Some(SegPrim(match u64::try_from(v) {
+            Ok(i) => Seg::Index(i),
+            Err(_) => Seg::Key(v.to_string()),
+        }))
+    }
+    fn from_u64(v: u64) -> Option<Self> {
+        Some(SegPrim(Seg::Index(v)))
+    }
+    fn from_f64(v: f64) -> Option<Self> {
+        Some(SegPrim(if v >= 0.0 && v.fract() == 0.0 && v < 1.0e15 {
+            Seg::Index(v as u64)
+        } else {
+            Seg::Key(v.to_string())
+        }))
+    }
+    fn from_str(s: &str) -> Option<Self> {
+        Some(SegPrim(Seg::Key(s.to_owned())))
+    }
+}
+
+/// A path inside a request's kept fields, below the field itself.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Sub {
+    MsgText,
+    MsgParts,
+    MsgPart(usize),
+    MsgPartText(usize),
+    AgentId,
+    ModelStateValue,
+    ResultErrorDetails,
+    ResultErrorCode,
+    ResponsePart(usize),
+}
+
+/// Where a mutation lands, decided from `kind` and `k` alone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Target {
+    /// `kind: 0`: the whole state.
+    Whole,
+    /// The empty path: ignored by VS Code's reader.
+    Root,
+    /// Something the Secretary does not keep (input state, `hasPendingEdits`, ...).
+    Ignore,
+    Header(HeaderField),
+    Requests,
+    Request(usize),
+    ReqField(usize, ReqField),
+    ReqSub(usize, Sub),
+    /// Inside a request, somewhere we do not keep (its response, metadata...). The request must
+    /// exist for the line to be valid, but nothing we keep changes.
+    ReqOther(usize),
+    /// A path VS Code cannot have written (`requests` indexed by a non-number...).
+    Invalid(&'static str),
+}
+
+fn classify(kind: u64, path: &[Seg], detail: Detail) -> Target {
+    if kind == 0 {
+        return Target::Whole;
+    }
+    let Some(first) = path.first() else {
+        return Target::Root;
+    };
+    let Some(first) = first.key() else {
+        return Target::Ignore;
+    };
+    if first != "requests" {
+        return match (HeaderField::from_key(first), path.len()) {
+            (Some(field), 1) => Target::Header(field),
+            _ => Target::Ignore,
+        };
+    }
+    let Some(second) = path.get(1) else {
+        return Target::Requests;
+    };
+    let Some(n) = second.index() else {
+        return Target::Invalid("`requests` indexed by something other than a number");
+    };
+    let Some(third) = path.get(2) else {
+        return Target::Request(n);
+    };
+    let with_response = detail.wants(n);
+    let Some(field) = third
+        .key()
+        .and_then(|k| ReqField::from_key(k, with_response))
+    else {
+        return Target::ReqOther(n);
+    };
+    let rest = &path[3..];
+    if rest.is_empty() {
+        return Target::ReqField(n, field);
+    }
+    let key = |i: usize| rest.get(i).and_then(Seg::key);
+    let sub = match (field, rest.len()) {
+        (ReqField::Message, 1) if key(0) == Some("text") => Some(Sub::MsgText),
+        (ReqField::Message, 1) if key(0) == Some("parts") => Some(Sub::MsgParts),
+        (ReqField::Message, 2) if key(0) == Some("parts") => rest[1].index().map(Sub::MsgPart),
+        (ReqField::Message, 3) if key(0) == Some("parts") && key(2) == Some("text") => {
+            rest[1].index().map(Sub::MsgPartText)
+        }
+        (ReqField::Agent, 1) if key(0) == Some("id") => Some(Sub::AgentId),
+        (ReqField::ModelState, 1) if key(0) == Some("value") => Some(Sub::ModelStateValue),
+        (ReqField::Result, 1) if key(0) == Some("errorDetails") => Some(Sub::ResultErrorDetails),
+        (ReqField::Result, 2) if key(0) == Some("errorDetails") && key(1) == Some("code") => {
+            Some(Sub::ResultErrorCode)
+        }
+        (ReqField::Response, 1) => rest[0].index().map(Sub::ResponsePart),
+        _ => None,
+    };
+    match sub {
+        Some(sub) => Target::ReqSub(n, sub),
+        None => Target::ReqOther(n),
+    }
+}
+
+/// The parsed value of a mutation, held until its whole line has parsed.
+#[derive(Debug)]
+enum Payload {
+    /// No value, or a value we skipped.
+    None,
+    Whole(Got<TopRaw>),
+    Header(HeaderRec),
+    Requests(Got<Vec<ReqRecord>>),
+    Request(ReqRecord),
+    /// A scratch record holding the one field that was set.
+    Field(ReqRecord),
+    Str(Got<String>),
+    Int(Got<i64>),
+    Err(Got<ErrRec>),
+    Parts(Got<Vec<Option<String>>>),
+    Part(Option<String>),
+    Response(Got<Vec<RespPart>>),
+    RespPart(RespPart),
+}
+
+/// Reads the `v` of a mutation as what its target needs.
+struct PayloadSeed {
+    kind: u64,
+    target: Target,
+    detail: Detail,
+}
+
+impl<'de> DeserializeSeed<'de> for PayloadSeed {
+    type Value = Payload;
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Payload, D::Error> {
+        let push = self.kind == 2;
+        Ok(match self.target {
+            Target::Whole => Payload::Whole(
+                TopSeed {
+                    detail: self.detail,
+                }
+                .deserialize(de)?,
+            ),
+            Target::Header(field) => {
+                let mut header = HeaderRec::default();
+                header.read_field(field, de)?;
+                Payload::Header(header)
+            }
+            Target::Requests => {
+                // A push lands after an `i` we may not have read yet: read every response on the
+                // details path and keep only the one that lands on the wanted slot.
+                let detail = if push && self.detail != Detail::Off {
+                    Detail::All
+                } else {
+                    self.detail
+                };
+                Payload::Requests(ReqsSeed { detail }.deserialize(de)?)
+            }
+            Target::Request(n) if !push => Payload::Request(
+                ReqSeed {
+                    with_response: self.detail.wants(n),
+                }
+                .deserialize(de)?,
+            ),
+            Target::ReqField(_, ReqField::Response) if push => {
+                Payload::Response(ResponseSeed.deserialize(de)?)
+            }
+            Target::ReqField(_, field) if !push => {
+                let mut scratch = ReqRecord::default();
+                scratch.read_field(field, de)?;
+                Payload::Field(scratch)
+            }
+            Target::ReqSub(_, Sub::MsgParts) => Payload::Parts(PartsSeed.deserialize(de)?),
+            Target::ReqSub(_, _) if push => {
+                IgnoredAny::deserialize(de)?;
+                Payload::None
+            }
+            Target::ReqSub(_, Sub::MsgText)
+            | Target::ReqSub(_, Sub::MsgPartText(_))
+            | Target::ReqSub(_, Sub::AgentId) => Payload::Str(l_from(de)?),
+            Target::ReqSub(_, Sub::ResultErrorCode) => Payload::Str(l_from(de)?),
+            Target::ReqSub(_, Sub::MsgPart(_)) => Payload::Part(PartSeed.deserialize(de)?),
+            Target::ReqSub(_, Sub::ModelStateValue) => Payload::Int(l_from(de)?),
+            Target::ReqSub(_, Sub::ResultErrorDetails) => Payload::Err(obj_from(de)?),
+            Target::ReqSub(_, Sub::ResponsePart(_)) => {
+                Payload::RespPart(RespPartSeed.deserialize(de)?)
+            }
+            _ => {
+                IgnoredAny::deserialize(de)?;
+                Payload::None
+            }
+        })
+    }
+}
+
+/// One parsed line.
+struct Line<'de> {
+    kind: Option<Got<u64>>,
+    path: Option<Vec<Seg>>,
+    path_wrong: bool,
+    index: Option<Got<u64>>,
+    payload: Option<Payload>,
+    raw: Option<&'de RawValue>,
+}
+
+struct LineSeed {
+    detail: Detail,
+}
+
+impl<'de> DeserializeSeed<'de> for LineSeed {
+    type Value = Line<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Line<'de>, D::Error> {
+        de.deserialize_map(LineVisitor(self.detail))
+    }
+}
+
+struct LineVisitor(Detail);
+
+/// The path `k`: an array of segments, anything else marks the line invalid.
+struct PathSeed;
+
+impl<'de> DeserializeSeed<'de> for PathSeed {
+    type Value = Option<Vec<Seg>>;
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        struct PathVisitor;
+        impl<'de> Visitor<'de> for PathVisitor {
+            type Value = Option<Vec<Seg>>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a path array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(seg) = seq.next_element::<Seg>()? {
+                    out.push(seg);
+                }
+                Ok(Some(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(None)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+        }
+        de.deserialize_any(PathVisitor)
+    }
+}
+
+impl<'de> Visitor<'de> for LineVisitor {
+    type Value = Line<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a mutation object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line<'de>, A::Error> {
+        let mut line = Line {
+            kind: None,
+            path: None,
+            path_wrong: false,
+            index: None,
+            payload: None,
+            raw: None,
+        };
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match &*key.0 {
+                "kind" => line.kind = Some(map.next_value::<L<u64>>()?.0),
+                "k" => match map.next_value_seed(PathSeed)? {
+                    Some(path) => {
+                        line.path = Some(path);
+                        line.path_wrong = false;
+                    }
+                    None => line.path_wrong = true,
+                },
+                "i" => line.index = Some(map.next_value::<L<u64>>()?.0),
+                "v" => {
+                    // VS Code writes `kind`, `k`, then `v`: read the value straight into its
+                    // target. Otherwise keep its raw text and read it once the path is known.
+                    let known = match &line.kind {
+                        Some(Got::Val(0)) => Some(0),
+                        Some(Got::Val(kind)) if line.path.is_some() => Some(*kind),
+                        _ => None,
+                    };
+                    match known {
+                        Some(kind) => {
+                            let target =
+                                classify(kind, line.path.as_deref().unwrap_or(&[]), self.0);
+                            line.payload = Some(map.next_value_seed(PayloadSeed {
+                                kind,
+                                target,
+                                detail: self.0,
+                            })?);
+                            line.raw = None;
+                        }
+                        None => {
+                            line.raw = Some(map.next_value::<&'de RawValue>()?);
+                            line.payload = None;
+                        }
+                    }
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(line)
+    }
+}
+
+/// The reduced state of a `.jsonl` session, plus the bookkeeping to refresh a [`Dialog`] from
+/// only what changed.
+#[derive(Debug, Clone)]
+pub(crate) struct MutationState {
+    initialized: bool,
+    header: HeaderRec,
+    /// `None` when the state has no `requests` array (missing, null or another type).
+    requests: Option<Vec<ReqRecord>>,
+    /// Why `requests` is not an array, when it is not.
+    requests_odd: Option<&'static str>,
+    detail: Detail,
+    dirty_all: bool,
+    dirty: Vec<usize>,
+    reset: bool,
+}
+
+impl MutationState {
+    pub(crate) fn new(detail: Detail) -> Self {
+        MutationState {
+            initialized: false,
+            header: HeaderRec::default(),
+            requests: None,
+            requests_odd: None,
+            detail,
+            dirty_all: true,
+            dirty: Vec::new(),
+            reset: false,
+        }
+    }
+
+    pub(crate) fn initialized(&self) -> bool {
+        self.initialized
+    }
+
+    /// The request at a 0-based slot, on the details path.
+    pub(crate) fn slot(&self, position: usize) -> Option<&ReqRecord> {
+        self.requests.as_ref()?.get(position)
+    }
+
+    pub(crate) fn request_count(&self) -> usize {
+        self.requests.as_ref().map_or(0, Vec::len)
+    }
+
+    fn set_requests(&mut self, got: Got<Vec<ReqRecord>>) {
+        match got {
+            Got::Val(list) => {
+                self.requests = Some(list);
+                self.requests_odd = None;
+            }
+            Got::Null => {
+                self.requests = None;
+                self.requests_odd = Some("null");
+            }
+            Got::Wrong(kind) => {
+                self.requests = None;
+                self.requests_odd = Some(kind);
+            }
+        }
+        self.dirty_all = true;
+    }
+
+    fn trim_response(&self, position: usize, rec: &mut ReqRecord) {
+        if !self.detail.wants(position) {
+            rec.response = None;
+        }
+    }
+
+    fn mark(&mut self, position: usize) {
+        if !self.dirty_all {
+            self.dirty.push(position);
+        }
+    }
+
+    /// The request at `n`, which must exist and be an object for a path to go through it.
+    fn request_mut(&mut self, n: usize) -> Result<&mut ReqRecord, String> {
+        let count = self.request_count();
+        match self.requests.as_mut().and_then(|r| r.get_mut(n)) {
+            Some(rec) if rec.shape == Shape::Object => Ok(rec),
+            Some(_) => Err(format!(
+                "goes into request {} which is not an object",
+                n + 1
+            )),
+            None => Err(format!(
+                "goes into request {} but there are only {count}",
+                n + 1
+            )),
+        }
+    }
+
+    fn apply(
+        &mut self,
+        kind: u64,
+        target: Target,
+        payload: Payload,
+        index: Option<Got<u64>>,
+    ) -> Result<bool, String> {
+        if kind == 0 {
+            let Payload::Whole(top) = payload else {
+                return Err("a `kind: 0` line without a state `v`".into());
+            };
+            let top = match top {
+                Got::Val(top) => top,
+                Got::Null => return Err("`kind: 0` state is null".into()),
+                Got::Wrong(what) => {
+                    return Err(format!("`kind: 0` state is {what}, not an object"))
+                }
+            };
+            self.header = top.header;
+            match top.requests {
+                Some(got) => self.set_requests(got),
+                None => {
+                    self.requests = None;
+                    self.requests_odd = None;
+                    self.dirty_all = true;
+                }
+            }
+            if let Some(list) = self.requests.as_mut() {
+                for (position, rec) in list.iter_mut().enumerate() {
+                    if !self.detail.wants(position) {
+                        rec.response = None;
+                    }
+                }
+            }
+            self.initialized = true;
+            self.reset = true;
+            return Ok(true);
+        }
+        if !self.initialized {
+            return Err("comes before the log's initial state (`kind: 0`)".into());
+        }
+        if let Target::Invalid(why) = target {
+            return Err(why.to_string());
+        }
+        match kind {
+            1 => self.apply_set(target, payload),
+            2 => self.apply_push(target, payload, index),
+            3 => self.apply_delete(target),
+            other => Err(format!("unknown mutation kind {other}")),
+        }
+    }
+
+    fn apply_set(&mut self, target: Target, payload: Payload) -> Result<bool, String> {
+        match (target, payload) {
+            (Target::Root | Target::Ignore, _) => Ok(false),
+            (Target::Header(field), Payload::Header(mut scratch)) => {
+                self.header.take_field(field, &mut scratch);
+                Ok(true)
+            }
+            (Target::Requests, Payload::Requests(got)) => {
+                self.set_requests(got);
+                let detail = self.detail;
+                for (position, rec) in self.requests.iter_mut().flatten().enumerate() {
+                    if !detail.wants(position) {
+                        rec.response = None;
+                    }
+                }
+                Ok(true)
+            }
+            (Target::Request(n), Payload::Request(mut rec)) => {
+                self.trim_response(n, &mut rec);
+                let Some(list) = self.requests.as_mut() else {
+                    return Err("sets a request but the state has no `requests` array".into());
+                };
+                if n >= list.len() {
+                    if n - list.len() > MAX_GAP {
+                        return Err(format!(
+                            "sets request {} far past the end ({} requests)",
+                            n + 1,
+                            list.len()
+                        ));
+                    }
+                    list.resize_with(n, || ReqRecord::with_shape(Shape::Hole));
+                    list.push(rec);
+                    self.dirty_all = true;
+                } else {
+                    list[n] = rec;
+                    self.mark(n);
+                }
+                Ok(true)
+            }
+            (Target::ReqField(n, field), Payload::Field(mut scratch)) => {
+                self.request_mut(n)?.take_field(field, &mut scratch);
+                self.mark(n);
+                Ok(true)
+            }
+            (Target::ReqSub(n, sub), payload) => {
+                let rec = self.request_mut(n)?;
+                set_sub(rec, sub, payload)?;
+                self.mark(n);
+                Ok(true)
+            }
+            (Target::ReqOther(n), _) => {
+                self.request_mut(n)?;
+                Ok(false)
+            }
+            (target, _) => Err(format!("cannot set {target:?}")),
+        }
+    }
+
+    fn apply_push(
+        &mut self,
+        target: Target,
+        payload: Payload,
+        index: Option<Got<u64>>,
+    ) -> Result<bool, String> {
+        let truncate = match index {
+            None | Some(Got::Null) => None,
+            Some(Got::Val(i)) => {
+                Some(usize::try_from(i).map_err(|_| "`i` is too large".to_string())?)
+            }
+            Some(Got::Wrong(what)) => return Err(format!("`i` is {what}, not an array length")),
+        };
+        match (target, payload) {
+            (Target::Root | Target::Ignore, _) => Ok(false),
+            (Target::Requests, payload) => {
+                let items = match payload {
+                    Payload::Requests(Got::Val(items)) => items,
+                    Payload::Requests(Got::Null) | Payload::None => Vec::new(),
+                    Payload::Requests(Got::Wrong(what)) => {
+                        return Err(format!("pushes {what}, not an array"))
+                    }
+                    _ => return Err("pushes an unexpected value".into()),
+                };
+                if self.requests.is_none() {
+                    if let Some(what) = self.requests_odd.filter(|w| *w != "null") {
+                        return Err(format!("pushes onto `requests` which is {what}"));
+                    }
+                }
+                let list = self.requests.get_or_insert_with(Vec::new);
+                self.requests_odd = None;
+                if let Some(len) = truncate {
+                    if len > list.len() + MAX_GAP {
+                        return Err(format!("truncates `requests` to {len}, far past its end"));
+                    }
+                    if len < list.len() {
+                        list.truncate(len);
+                    } else {
+                        list.resize_with(len, || ReqRecord::with_shape(Shape::Hole));
+                    }
+                }
+                let start = list.len();
+                list.extend(items);
+                let detail = self.detail;
+                if let Some(list) = self.requests.as_mut() {
+                    for (position, rec) in list.iter_mut().enumerate().skip(start) {
+                        if !detail.wants(position) {
+                            rec.response = None;
+                        }
+                    }
+                }
+                self.dirty_all = true;
+                Ok(true)
+            }
+            (Target::ReqField(n, ReqField::Response), Payload::Response(got)) => {
+                let rec = self.request_mut(n)?;
+                let items = match got {
+                    Got::Val(items) => items,
+                    Got::Null => Vec::new(),
+                    Got::Wrong(what) => return Err(format!("pushes {what}, not an array")),
+                };
+                let list = match &mut rec.response {
+                    Some(Got::Val(list)) => list,
+                    Some(Got::Wrong(what)) => {
+                        return Err(format!("pushes onto a response that is {what}"))
+                    }
+                    slot => {
+                        *slot = Some(Got::Val(Vec::new()));
+                        match slot {
+                            Some(Got::Val(list)) => list,
+                            _ => return Err("response could not be created".into()),
+                        }
+                    }
+                };
+                if let Some(len) = truncate {
+                    if len > list.len() + MAX_GAP {
+                        return Err("truncates the response far past its end".into());
+                    }
+                    list.resize(len, RespPart::Other);
+                }
+                list.extend(items);
+                Ok(false)
+            }
+            (Target::ReqSub(n, Sub::MsgParts), Payload::Parts(got)) => {
+                let rec = self.request_mut(n)?;
+                let Some(Msg::Obj { parts, .. }) = val_mut(&mut rec.message) else {
+                    return Err(format!(
+                        "pushes onto the parts of request {}'s message, which is not an object",
+                        n + 1
+                    ));
+                };
+                let items = match got {
+                    Got::Val(items) => items,
+                    Got::Null => Vec::new(),
+                    Got::Wrong(what) => return Err(format!("pushes {what}, not an array")),
+                };
+                let list = match parts {
+                    Some(Got::Val(list)) => list,
+                    Some(Got::Wrong(what)) => {
+                        return Err(format!("pushes onto message parts that are {what}"))
+                    }
+                    slot => {
+                        *slot = Some(Got::Val(Vec::new()));
+                        match slot {
+                            Some(Got::Val(list)) => list,
+                            _ => return Err("parts could not be created".into()),
+                        }
+                    }
+                };
+                if let Some(len) = truncate {
+                    if len > list.len() + MAX_GAP {
+                        return Err("truncates the message parts far past their end".into());
+                    }
+                    list.resize(len, None);
+                }
+                list.extend(items);
+                self.mark(n);
+                Ok(true)
+            }
+            (Target::ReqOther(n), _) => {
+                self.request_mut(n)?;
+                Ok(false)
+            }
+            (Target::ReqField(n, _) | Target::ReqSub(n, _), _) => {
+                self.request_mut(n)?;
+                Err(format!(
+                    "pushes onto a field of request {} that is not an array",
+                    n + 1
+                ))
+            }
+            (Target::Header(_), _) => {
+                Err("pushes onto a session field that is not an array".into())
+            }
+            (Target::Request(n), _) => Err(format!(
+                "pushes onto request {} which is not an array",
+                n + 1
+            )),
+            (target, _) => Err(format!("cannot push onto {target:?}")),
+        }
+    }
+
+    fn apply_delete(&mut self, target: Target) -> Result<bool, String> {
+        match target {
+            Target::Root | Target::Ignore => Ok(false),
+            Target::Header(field) => {
+                self.header.clear_field(field);
+                Ok(true)
+            }
+            Target::Requests => {
+                self.requests = None;
+                self.requests_odd = None;
+                self.dirty_all = true;
+                Ok(true)
+            }
+            Target::Request(n) => {
+                let Some(list) = self.requests.as_mut() else {
+                    return Err("deletes a request but the state has no `requests` array".into());
+                };
+                if n >= list.len() {
+                    // JavaScript would grow the array with empty slots; nothing we keep changes
+                    // unless the gap is filled, so do just that.
+                    if n - list.len() > MAX_GAP {
+                        return Err(format!("deletes request {} far past the end", n + 1));
+                    }
+                    list.resize_with(n + 1, || ReqRecord::with_shape(Shape::Hole));
+                    self.dirty_all = true;
+                } else {
+                    list[n] = ReqRecord::with_shape(Shape::Hole);
+                    self.mark(n);
+                }
+                Ok(true)
+            }
+            Target::ReqField(n, field) => {
+                self.request_mut(n)?.clear_field(field);
+                self.mark(n);
+                Ok(true)
+            }
+            Target::ReqSub(n, sub) => {
+                let rec = self.request_mut(n)?;
+                delete_sub(rec, sub)?;
+                self.mark(n);
+                Ok(true)
+            }
+            Target::ReqOther(n) => {
+                self.request_mut(n)?;
+                Ok(false)
+            }
+            target => Err(format!("cannot delete {target:?}")),
+        }
+    }
+
+    /// Updates `dialog` from the state, rebuilding only the requests that changed. Returns
+    /// whether anything visible changed. `extra_diags` are the log's own diagnostics (skipped
+    /// lines, a cut-off last line).
+    pub(crate) fn refresh(
+        &mut self,
+        dialog: &mut Dialog,
+        file_name: &str,
+        extra_diags: Vec<String>,
+    ) -> bool {
+        let mut changed = false;
+        let records: &[ReqRecord] = self.requests.as_deref().unwrap_or(&[]);
+        if dialog.requests.len() > records.len() {
+            dialog.requests.truncate(records.len());
+            changed = true;
+        }
+        let mut scratch = Vec::new();
+        let rebuild =
+            |i: usize, dialog: &mut Dialog, changed: &mut bool, scratch: &mut Vec<String>| {
+                if let Some(rec) = records.get(i) {
+                    let fresh = to_request(rec, i + 1, scratch);
+                    scratch.clear();
+                    match dialog.requests.get_mut(i) {
+                        Some(old) if *old == fresh => {}
+                        Some(old) => {
+                            *old = fresh;
+                            *changed = true;
+                        }
+                        None => {
+                            dialog.requests.push(fresh);
+                            *changed = true;
+                        }
+                    }
+                }
+            };
+        if self.dirty_all {
+            for i in 0..records.len() {
+                rebuild(i, dialog, &mut changed, &mut scratch);
+            }
+        } else {
+            self.dirty.sort_unstable();
+            self.dirty.dedup();
+            for &i in &self.dirty {
+                rebuild(i, dialog, &mut changed, &mut scratch);
+            }
+            // Slots appended since the last refresh (always marked dirty_all, but stay safe).
+            for i in dialog.requests.len()..records.len() {
+                rebuild(i, dialog, &mut changed, &mut scratch);
+            }
+        }
+        self.dirty_all = false;
+        self.dirty.clear();
+
+        let before = (
+            dialog.session_id.clone(),
+            dialog.title.clone(),
+            dialog.creation_date,
+            dialog.last_activity,
+            dialog.location.clone(),
+            dialog.status,
+        );
+        let mut header_notes = Vec::new();
+        fill_dialog_fields(dialog, file_name, &self.header, &mut header_notes);
+        changed |= before
+            != (
+                dialog.session_id.clone(),
+                dialog.title.clone(),
+                dialog.creation_date,
+                dialog.last_activity,
+                dialog.location.clone(),
+                dialog.status,
+            );
+
+        // Diagnostics: the log's, then the state's, then each odd request's.
+        let mut diagnostics = extra_diags;
+        if let Some(what) = self.requests_odd {
+            push_capped(
+                &mut diagnostics,
+                &[format!(
+                    "`requests` is {what}, not an array; no requests read"
+                )],
+            );
+        }
+        push_capped(&mut diagnostics, &header_notes);
+        let mut notes = Vec::new();
+        for (i, rec) in records.iter().enumerate() {
+            if rec.shape != Shape::Object
+                || !matches!(rec.message, Some(Got::Val(_)))
+                || has_odd_fields(rec)
+            {
+                to_request(rec, i + 1, &mut notes);
+            }
+        }
+        push_capped(&mut diagnostics, &notes);
+        if dialog.diagnostics != diagnostics {
+            dialog.diagnostics = diagnostics;
+            changed = true;
+        }
+        changed
+    }
+}
+
+/// Whether building this request may add notes even though its shape and message look fine.
+fn has_odd_fields(rec: &ReqRecord) -> bool {
+    matches!(rec.timestamp, Some(Got::Wrong(_)))
+        || matches!(&rec.message, Some(Got::Val(Msg::Obj { text, .. })) if !matches!(text, Some(Got::Val(_))))
+        || matches!(&rec.model_state, Some(Got::Val(ModelStateRec { value: Some(Got::Val(v)) })) if !(0..=4).contains(v))
+}
+
+fn set_sub(rec: &mut ReqRecord, sub: Sub, payload: Payload) -> Result<(), String> {
+    match (sub, payload) {
+        (Sub::MsgText, Payload::Str(got)) => match val_mut(&mut rec.message) {
+            Some(Msg::Obj { text, .. }) => *text = Some(got),
+            _ => return Err("sets `message.text` but the message is not an object".into()),
+        },
+        (Sub::MsgParts, Payload::Parts(got)) => match val_mut(&mut rec.message) {
+            Some(Msg::Obj { parts, .. }) => *parts = Some(got),
+            _ => return Err("sets `message.parts` but the message is not an object".into()),
+        },
+        (Sub::MsgPart(m), Payload::Part(part)) => {
+            let list = msg_parts(rec)?;
+            if m >= list.len() {
+                if m - list.len() > MAX_GAP {
+                    return Err("sets a message part far past the end".into());
+                }
+                list.resize(m + 1, None);
+            }
+            list[m] = part;
+        }
+        (Sub::MsgPartText(m), Payload::Str(got)) => {
+            let list = msg_parts(rec)?;
+            match list.get_mut(m) {
+                Some(slot) => {
+                    *slot = match got {
+                        Got::Val(text) => Some(text),
+                        _ => None,
+                    }
+                }
+                None => {
+                    return Err(format!(
+                        "sets the text of message part {m} which does not exist"
+                    ))
+                }
+            }
+        }
+        (Sub::AgentId, Payload::Str(got)) => match val_mut(&mut rec.agent) {
+            Some(AgentRec { id }) => *id = Some(got),
+            None => return Err("sets `agent.id` but there is no agent object".into()),
+        },
+        (Sub::ModelStateValue, Payload::Int(got)) => match val_mut(&mut rec.model_state) {
+            Some(ModelStateRec { value }) => *value = Some(got),
+            None => return Err("sets `modelState.value` but there is no modelState object".into()),
+        },
+        (Sub::ResultErrorDetails, Payload::Err(got)) => match val_mut(&mut rec.result) {
+            Some(ResultRec { error_details }) => *error_details = Some(got),
+            None => return Err("sets `result.errorDetails` but there is no result object".into()),
+        },
+        (Sub::ResultErrorCode, Payload::Str(got)) => {
+            match val_mut(&mut rec.result).and_then(|r| val_mut(&mut r.error_details)) {
+                Some(ErrRec { code }) => *code = Some(got),
+                None => {
+                    return Err(
+                        "sets `result.errorDetails.code` but there are no error details".into(),
+                    )
+                }
+            }
+        }
+        (Sub::ResponsePart(m), Payload::RespPart(part)) => match val_mut(&mut rec.response) {
+            Some(list) => {
+                if m >= list.len() {
+                    if m - list.len() > MAX_GAP {
+                        return Err("sets a response part far past the end".into());
+                    }
+                    list.resize(m + 1, RespPart::Other);
+                }
+                list[m] = part;
+            }
+            None => return Err("sets a response part but there is no response array".into()),
+        },
+        (sub, _) => return Err(format!("unexpected value for {sub:?}")),
+    }
+    Ok(())
+}
+
+fn msg_parts(rec: &mut ReqRecord) -> Result<&mut Vec<Option<String>>, String> {
+    match val_mut(&mut rec.message) {
+        Some(Msg::Obj {
+            parts: Some(Got::Val(list)),
+            ..
+        }) => Ok(list),
+        _ => Err("goes into `message.parts` which is not an array".into()),
+    }
+}
+
+fn delete_sub(rec: &mut ReqRecord, sub: Sub) -> Result<(), String> {
+    match sub {
+        Sub::MsgText | Sub::MsgParts => match val_mut(&mut rec.message) {
+            Some(Msg::Obj { text, parts }) => {
+                if sub == Sub::MsgText {
+                    *text = None;
+                } else {
+                    *parts = None;
+                }
+            }
+            _ => return Err("deletes inside a message that is not an object".into()),
+        },
+        Sub::MsgPart(m) => {
+            let list = msg_parts(rec)?;
+            if let Some(slot) = list.get_mut(m) {
+                *slot = None;
+            }
+        }
+        Sub::MsgPartText(m) => {
+            let list = msg_parts(rec)?;
+            match list.get_mut(m) {
+                Some(slot) => *slot = None,
+                None => {
+                    return Err(format!(
+                        "deletes inside message part {m} which does not exist"
+                    ))
+                }
+            }
+        }
+        Sub::AgentId => match val_mut(&mut rec.agent) {
+            Some(agent) => agent.id = None,
+            None => return Err("deletes inside an agent that is not an object".into()),
+        },
+        Sub::ModelStateValue => match val_mut(&mut rec.model_state) {
+            Some(state) => state.value = None,
+            None => return Err("deletes inside a modelState that is not an object".into()),
+        },
+        Sub::ResultErrorDetails => match val_mut(&mut rec.result) {
+            Some(result) => result.error_details = None,
+            None => return Err("deletes inside a result that is not an object".into()),
+        },
+        Sub::ResultErrorCode => {
+            match val_mut(&mut rec.result).and_then(|r| val_mut(&mut r.error_details)) {
+                Some(details) => details.code = None,
+                None => return Err("deletes inside error details that do not exist".into()),
+            }
+        }
+        Sub::ResponsePart(m) => {
+            if let Some(slot) = val_mut(&mut rec.response).and_then(|l| l.get_mut(m)) {
+                *slot = RespPart::Other;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl LineSink for MutationState {
+    fn apply_line(&mut self, text: &str) -> Result<bool, String> {
+        match json_kind_of(text) {
+            Some("an object") => {}
+            Some(other) => return Err(format!("the line is {other}, not a mutation object")),
+            None => return Ok(false),
+        }
+        let mut de = serde_json::Deserializer::from_str(text);
+        let line = LineSeed {
+            detail: self.detail,
+        }
+        .deserialize(&mut de)
+        .map_err(|e| line_error(&e))?;
+        de.end().map_err(|e| line_error(&e))?;
+        let kind = match line.kind {
+            Some(Got::Val(kind)) if kind <= 3 => kind,
+            Some(Got::Val(kind)) => return Err(format!("unknown mutation kind {kind}")),
+            Some(Got::Wrong(what)) => return Err(format!("`kind` is {what}")),
+            Some(Got::Null) | None => return Err("no `kind`".into()),
+        };
+        if line.path_wrong {
+            return Err("`k` is not a path array".into());
+        }
+        let path = line.path.unwrap_or_default();
+        if kind != 0 && path.is_empty() && kind != 1 {
+            // A push or delete on the whole state: VS Code's reader does nothing useful with it.
+            return Ok(false);
+        }
+        let target = classify(kind, &path, self.detail);
+        let payload = match (line.payload, line.raw) {
+            (Some(payload), _) => payload,
+            (None, Some(raw)) => {
+                let mut de = serde_json::Deserializer::from_str(raw.get());
+                PayloadSeed {
+                    kind,
+                    target,
+                    detail: self.detail,
+                }
+                .deserialize(&mut de)
+                .map_err(|e| line_error(&e))?
+            }
+            (None, None) => {
+                if kind == 0 {
+                    return Err("a `kind: 0` line without a state `v`".into());
+                }
+                if kind == 1 {
+                    // `JSON.stringify` drops `v: undefined`, and VS Code's reader then sets
+                    // `undefined`: a set without a value is a delete.
+                    if !self.initialized {
+                        return Err("comes before the log's initial state (`kind: 0`)".into());
+                    }
+                    if let Target::Invalid(why) = target {
+                        return Err(why.to_string());
+                    }
+                    return self.apply_delete(target);
+                }
+                Payload::None
+            }
+        };
+        self.apply(kind, target, payload, line.index)
+    }
+
+    fn take_reset(&mut self) -> bool {
+        std::mem::take(&mut self.reset)
+    }
+}
+
+/// A fresh dialog for a `.jsonl` state.
+pub(crate) fn new_dialog() -> Dialog {
+    empty_dialog(SessionFormat::NativeJsonl)
+}

@@ -1,0 +1,506 @@
+//! Every known session file's dialog, kept up to date incrementally.
+//!
+//! The host does all I/O; the store decides what to read. For each file the host stats, it asks
+//! [`SessionStore::plan`] and reads accordingly (nothing, the whole file, or the bytes from an
+//! offset), then hands the bytes to [`SessionStore::apply`]. A `.jsonl` file that grew is read
+//! from just before where the last read ended, so following a live session costs time
+//! proportional to what VS Code appended, not to the session's size. The few bytes read again
+//! before that point are compared with what was read last time, which tells an append from a
+//! rewrite (VS Code compacts a log into one `kind: 0` line after about a thousand entries).
+//!
+//! Which file speaks for a session: when `<id>.jsonl` and `<id>.json` both exist, the `.jsonl`
+//! is the live one (VS Code never migrates old `.json` files) and the `.json` is shadowed; a
+//! Copilot transcript is a secondary source, shadowed by any native file of the same session.
+//! A readable file beats an unavailable one, so a session whose live file is gone is still
+//! served from another copy. Exports carry no session id (theirs is the file stem) and neither
+//! shadow nor are shadowed. Unreadable files are always listed (with their error), so hosts can
+//! show them.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{Dialog, SessionFormat};
+use super::record::{empty_dialog, file_stem};
+use super::{detect, log_diags, read_full, FileKind, LiveReader, SessionError, MAX_SESSION_BYTES};
+
+/// What the host knows about a file from a `stat`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileMeta {
+    pub size: u64,
+    /// Modification time in milliseconds since the Unix epoch.
+    pub mtime_ms: f64,
+}
+
+/// What the host should read next for a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ReadPlan {
+    /// Unchanged since the last read: read nothing.
+    Skip,
+    /// Read the whole file and pass it with offset 0.
+    Full,
+    /// Read from `offset` to the end and pass it with that offset.
+    From { offset: u64 },
+}
+
+/// What an [`SessionStore::apply`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplyOutcome {
+    /// The stored dialog (or its availability) changed; the store's generation moved.
+    pub changed: bool,
+    /// The bytes could not be applied as an append (the file was rewritten, or the offset does
+    /// not follow the last read): read the whole file and apply it with offset 0.
+    pub needs_full_read: bool,
+}
+
+/// One file's dialog as the store serves it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredDialog {
+    /// The file's path, as the host named it.
+    pub path: String,
+    /// The workspace the host said the file belongs to (`None`: empty window / global).
+    pub workspace: Option<String>,
+    pub dialog: Dialog,
+    /// False when the file is gone or unreadable: tools then answer "Chat data not available
+    /// for session".
+    pub available: bool,
+    /// Why the last read of this file failed, when it did.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    stored: StoredDialog,
+    /// The file's meta at the last read (successful or not); `None` after `remove`.
+    meta: Option<FileMeta>,
+    reader: Option<LiveReader>,
+    /// A successful read happened at some point: the session is known.
+    known: bool,
+    shadowed: bool,
+}
+
+impl Entry {
+    /// Lower is preferred among files of the same session.
+    fn rank(&self) -> u8 {
+        match self.stored.dialog.format {
+            SessionFormat::NativeJsonl => 0,
+            SessionFormat::NativeJson => 1,
+            SessionFormat::Export => 2,
+            SessionFormat::Transcript => 3,
+        }
+    }
+
+    /// Takes part in shadowing: readable-at-some-point, non-export, and not in error.
+    fn competes(&self) -> bool {
+        self.known
+            && self.stored.error.is_none()
+            && self.stored.dialog.format != SessionFormat::Export
+    }
+}
+
+/// Preference among files of one session: available first, then the live format, then the most
+/// recent activity, then the path (for a stable answer).
+fn better(a: &Entry, b: &Entry) -> bool {
+    let key = |e: &Entry| {
+        (
+            !e.stored.available,
+            e.rank(),
+            std::cmp::Reverse(e.stored.dialog.last_activity),
+        )
+    };
+    let (ka, kb) = (key(a), key(b));
+    ka < kb || (ka == kb && a.stored.path < b.stored.path)
+}
+
+/// Every known session file's dialog. See the module docs for how hosts drive it.
+#[derive(Debug, Clone)]
+pub struct SessionStore {
+    entries: BTreeMap<String, Entry>,
+    /// Paths by dialog session id.
+    by_id: HashMap<String, Vec<String>>,
+    generation: u64,
+    max_bytes: usize,
+}
+
+impl Default for SessionStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SessionStore {
+    pub fn new() -> Self {
+        Self::with_max_bytes(MAX_SESSION_BYTES)
+    }
+
+    /// A store that refuses files larger than `max_bytes` (tests, constrained hosts).
+    pub fn with_max_bytes(max_bytes: usize) -> Self {
+        SessionStore {
+            entries: BTreeMap::new(),
+            by_id: HashMap::new(),
+            generation: 0,
+            max_bytes,
+        }
+    }
+
+    /// Increments on every change to what the store serves; hosts and indexes compare it to
+    /// know when to rebuild.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// What to read for `path`, given its current `stat`.
+    pub fn plan(&self, path: &str, meta: FileMeta) -> ReadPlan {
+        let Some(entry) = self.entries.get(path) else {
+            return ReadPlan::Full;
+        };
+        if entry.meta == Some(meta) {
+            return ReadPlan::Skip;
+        }
+        if !entry.stored.available || entry.stored.error.is_some() {
+            return ReadPlan::Full;
+        }
+        let end = match &entry.reader {
+            Some(LiveReader::Mutation(log)) => (log.end(), log.resume_offset()),
+            Some(LiveReader::Transcript(log)) => (log.end(), log.resume_offset()),
+            _ => return ReadPlan::Full,
+        };
+        if meta.size > end.0 {
+            ReadPlan::From { offset: end.1 }
+        } else {
+            ReadPlan::Full
+        }
+    }
+
+    /// Applies what the host read. `offset` 0: `bytes` is the whole file; otherwise `bytes` runs
+    /// from `offset` to the end of the file, as [`SessionStore::plan`] asked.
+    ///
+    /// A failed whole-file read returns the error and still records it: the path stays listed
+    /// (unavailable, with the error), and a session known from it keeps its last dialog.
+    pub fn apply(
+        &mut self,
+        path: &str,
+        workspace: Option<&str>,
+        meta: FileMeta,
+        offset: u64,
+        bytes: &[u8],
+    ) -> Result<ApplyOutcome, SessionError> {
+        if meta.size > self.max_bytes as u64 {
+            let error = SessionError::TooLarge {
+                size: meta.size,
+                limit: self.max_bytes as u64,
+            };
+            self.record_failure(path, workspace, meta, bytes, &error);
+            return Err(error);
+        }
+        if offset == 0 {
+            return self.full_read(path, workspace, meta, bytes);
+        }
+        let max_bytes = self.max_bytes as u64;
+        let Some(entry) = self.entries.get_mut(path) else {
+            return Ok(ApplyOutcome {
+                changed: false,
+                needs_full_read: true,
+            });
+        };
+        if !entry.stored.available || entry.stored.error.is_some() {
+            return Ok(ApplyOutcome {
+                changed: false,
+                needs_full_read: true,
+            });
+        }
+        let old_id = entry.stored.dialog.session_id.clone();
+        let changed = match &mut entry.reader {
+            Some(LiveReader::Mutation(log)) => {
+                let Some(skip) = log.check_overlap(offset, bytes) else {
+                    return Ok(ApplyOutcome {
+                        changed: false,
+                        needs_full_read: true,
+                    });
+                };
+                if log.end() + (bytes.len() - skip) as u64 > max_bytes {
+                    return Ok(ApplyOutcome {
+                        changed: false,
+                        needs_full_read: true,
+                    });
+                }
+                if log.feed(&bytes[skip..]) {
+                    let diags = log_diags(log);
+                    log.sink.refresh(&mut entry.stored.dialog, path, diags)
+                } else {
+                    false
+                }
+            }
+            Some(LiveReader::Transcript(log)) => {
+                let Some(skip) = log.check_overlap(offset, bytes) else {
+                    return Ok(ApplyOutcome {
+                        changed: false,
+                        needs_full_read: true,
+                    });
+                };
+                if log.end() + (bytes.len() - skip) as u64 > max_bytes {
+                    return Ok(ApplyOutcome {
+                        changed: false,
+                        needs_full_read: true,
+                    });
+                }
+                if log.feed(&bytes[skip..]) {
+                    let diags = log_diags(log);
+                    log.sink.refresh(&mut entry.stored.dialog, path, diags)
+                } else {
+                    false
+                }
+            }
+            _ => {
+                return Ok(ApplyOutcome {
+                    changed: false,
+                    needs_full_read: true,
+                })
+            }
+        };
+        entry.meta = Some(meta);
+        let workspace_changed = entry.stored.workspace.as_deref() != workspace;
+        if workspace_changed {
+            entry.stored.workspace = workspace.map(str::to_owned);
+        }
+        let changed = changed || workspace_changed;
+        if changed {
+            let new_id = entry.stored.dialog.session_id.clone();
+            self.reindex(path, &old_id, &new_id);
+            self.generation += 1;
+        }
+        Ok(ApplyOutcome {
+            changed,
+            needs_full_read: false,
+        })
+    }
+
+    fn full_read(
+        &mut self,
+        path: &str,
+        workspace: Option<&str>,
+        meta: FileMeta,
+        bytes: &[u8],
+    ) -> Result<ApplyOutcome, SessionError> {
+        match read_full(path, bytes, self.max_bytes) {
+            Ok((dialog, reader)) => {
+                let stored = StoredDialog {
+                    path: path.to_owned(),
+                    workspace: workspace.map(str::to_owned),
+                    dialog,
+                    available: true,
+                    error: None,
+                };
+                let old_id = self
+                    .entries
+                    .get(path)
+                    .map(|e| e.stored.dialog.session_id.clone());
+                let changed = !matches!(self.entries.get(path), Some(e) if e.stored == stored);
+                let new_id = stored.dialog.session_id.clone();
+                self.entries.insert(
+                    path.to_owned(),
+                    Entry {
+                        stored,
+                        meta: Some(meta),
+                        reader: Some(reader),
+                        known: true,
+                        shadowed: false,
+                    },
+                );
+                self.reindex(path, old_id.as_deref().unwrap_or(&new_id), &new_id);
+                if changed {
+                    self.generation += 1;
+                }
+                Ok(ApplyOutcome {
+                    changed,
+                    needs_full_read: false,
+                })
+            }
+            Err(error) => {
+                self.record_failure(path, workspace, meta, bytes, &error);
+                Err(error)
+            }
+        }
+    }
+
+    /// Keeps a failed read visible: a known session keeps its dialog but becomes unavailable; an
+    /// unknown file gets a placeholder dialog carrying the error.
+    fn record_failure(
+        &mut self,
+        path: &str,
+        workspace: Option<&str>,
+        meta: FileMeta,
+        bytes: &[u8],
+        error: &SessionError,
+    ) {
+        let message = error.to_string();
+        let old_id;
+        let new_id;
+        let changed;
+        match self.entries.get_mut(path) {
+            Some(entry) => {
+                old_id = entry.stored.dialog.session_id.clone();
+                changed = entry.stored.available
+                    || entry.stored.error.as_deref() != Some(message.as_str());
+                entry.stored.available = false;
+                entry.stored.error = Some(message);
+                entry.stored.workspace = workspace.map(str::to_owned);
+                entry.meta = Some(meta);
+                entry.reader = None;
+                new_id = entry.stored.dialog.session_id.clone();
+            }
+            None => {
+                let format = match detect(path, bytes) {
+                    FileKind::Json if path.split(['/', '\\']).any(|c| c == "chatSessions") => {
+                        SessionFormat::NativeJson
+                    }
+                    FileKind::Json => SessionFormat::Export,
+                    FileKind::Jsonl => SessionFormat::NativeJsonl,
+                    FileKind::Transcript => SessionFormat::Transcript,
+                };
+                let mut dialog = empty_dialog(format);
+                dialog.session_id = file_stem(path);
+                dialog.title = "Untitled dialog".to_string();
+                dialog.diagnostics = vec![message.clone()];
+                new_id = dialog.session_id.clone();
+                old_id = new_id.clone();
+                self.entries.insert(
+                    path.to_owned(),
+                    Entry {
+                        stored: StoredDialog {
+                            path: path.to_owned(),
+                            workspace: workspace.map(str::to_owned),
+                            dialog,
+                            available: false,
+                            error: Some(message),
+                        },
+                        meta: Some(meta),
+                        reader: None,
+                        known: false,
+                        shadowed: false,
+                    },
+                );
+                changed = true;
+            }
+        }
+        self.reindex(path, &old_id, &new_id);
+        if changed {
+            self.generation += 1;
+        }
+    }
+
+    /// The file is gone. A session known from it stays known but unavailable; an unreadable file
+    /// that was never a session is forgotten.
+    pub fn remove(&mut self, path: &str) {
+        let Some(entry) = self.entries.get_mut(path) else {
+            return;
+        };
+        let id = entry.stored.dialog.session_id.clone();
+        if !entry.known {
+            self.entries.remove(path);
+            self.unindex(path, &id);
+            self.refresh_shadows(&id);
+            self.generation += 1;
+            return;
+        }
+        let changed = entry.stored.available || entry.stored.error.is_some();
+        entry.stored.available = false;
+        entry.stored.error = None;
+        entry.meta = None;
+        entry.reader = None;
+        self.refresh_shadows(&id);
+        if changed {
+            self.generation += 1;
+        }
+    }
+
+    /// Every dialog the store serves, shadowed duplicates left out, in path order.
+    pub fn entries(&self) -> impl Iterator<Item = &StoredDialog> {
+        self.entries
+            .values()
+            .filter(|e| !e.shadowed)
+            .map(|e| &e.stored)
+    }
+
+    /// The file entry for a path, shadowed or not.
+    pub fn entry(&self, path: &str) -> Option<&StoredDialog> {
+        self.entries.get(path).map(|e| &e.stored)
+    }
+
+    /// The dialog for a session id: the preferred file of that session (see the module docs).
+    pub fn get(&self, session_id: &str) -> Option<&StoredDialog> {
+        let paths = self.by_id.get(session_id)?;
+        let mut best: Option<&Entry> = None;
+        for entry in paths.iter().filter_map(|p| self.entries.get(p)) {
+            if entry.shadowed {
+                continue;
+            }
+            if !matches!(best, Some(b) if !better(entry, b)) {
+                best = Some(entry);
+            }
+        }
+        best.map(|e| &e.stored)
+    }
+
+    /// The most recently active available dialog of `workspace` (`None`: of any workspace).
+    pub fn current(&self, workspace: Option<&str>) -> Option<&StoredDialog> {
+        self.entries
+            .values()
+            .filter(|e| !e.shadowed && e.stored.available)
+            .filter(|e| workspace.is_none() || e.stored.workspace.as_deref() == workspace)
+            .max_by(|a, b| {
+                a.stored
+                    .dialog
+                    .last_activity
+                    .cmp(&b.stored.dialog.last_activity)
+                    .then_with(|| b.stored.path.cmp(&a.stored.path))
+            })
+            .map(|e| &e.stored)
+    }
+
+    fn unindex(&mut self, path: &str, id: &str) {
+        if let Some(paths) = self.by_id.get_mut(id) {
+            paths.retain(|p| p != path);
+            if paths.is_empty() {
+                self.by_id.remove(id);
+            }
+        }
+    }
+
+    /// Moves `path` from `old_id`'s group to `new_id`'s and recomputes both groups' shadows.
+    fn reindex(&mut self, path: &str, old_id: &str, new_id: &str) {
+        if old_id != new_id {
+            self.unindex(path, old_id);
+            self.refresh_shadows(old_id);
+        }
+        let paths = self.by_id.entry(new_id.to_owned()).or_default();
+        if !paths.iter().any(|p| p == path) {
+            paths.push(path.to_owned());
+        }
+        self.refresh_shadows(new_id);
+    }
+
+    /// Recomputes which files of one session are shadowed.
+    fn refresh_shadows(&mut self, id: &str) {
+        let Some(paths) = self.by_id.get(id) else {
+            return;
+        };
+        let mut winner: Option<&Entry> = None;
+        for entry in paths.iter().filter_map(|p| self.entries.get(p)) {
+            if entry.competes() && !matches!(winner, Some(w) if !better(entry, w)) {
+                winner = Some(entry);
+            }
+        }
+        let winner_path = winner.map(|w| w.stored.path.clone());
+        let paths = paths.clone();
+        for path in paths {
+            if let Some(entry) = self.entries.get_mut(&path) {
+                entry.shadowed = entry.competes() && winner_path.as_deref() != Some(path.as_str());
+            }
+        }
+    }
+}

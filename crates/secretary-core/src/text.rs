@@ -1,0 +1,83 @@
+//! Small text helpers shared by readers and tools.
+
+/// The first `max_chars` characters of `text`, cut on a character boundary (never inside a code
+/// point), with "..." appended when something was cut. Whitespace runs are folded to one space so
+/// that previews of multi-line requests stay on one line.
+pub fn preview(text: &str, max_chars: usize) -> String {
+    let folded: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    truncate_chars(&folded, max_chars)
+}
+
+/// `text` cut to at most `max_chars` characters including a trailing "..." when cut.
+pub fn truncate_chars(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_string();
+    }
+    let keep = max_chars.saturating_sub(3);
+    let mut out: String = text.chars().take(keep).collect();
+    out.push_str("...");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preview_folds_whitespace_and_keeps_short_text() {
+        assert_eq!(preview("a\n  b\tc", 80), "a b c");
+    }
+
+    #[test]
+    fn truncation_never_splits_a_code_point() {
+        let text = "é".repeat(100);
+        let cut = truncate_chars(&text, 80);
+        assert_eq!(cut.chars().count(), 80);
+        assert!(cut.ends_with("..."));
+        let emoji = "😀".repeat(90);
+        assert_eq!(truncate_chars(&emoji, 80).chars().count(), 80);
+    }
+}
+
+/// Milliseconds since the Unix epoch as ISO 8601 UTC (`2025-10-14T09:12:33.000Z`), the same text
+/// JavaScript's `Date.prototype.toISOString` gives, so hosts and agents read one format.
+pub fn iso8601(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let millis = ms.rem_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::iso8601;
+
+    #[test]
+    fn formats_like_javascript_to_iso_string() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso8601(1_760_434_353_123), "2025-10-14T09:32:33.123Z");
+        assert_eq!(iso8601(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(iso8601(-1), "1969-12-31T23:59:59.999Z");
+    }
+}

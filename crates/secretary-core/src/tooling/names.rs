@@ -1,0 +1,49 @@
+//! Tool names across hosts. Documentation and the core use undecorated names (`get_request`);
+//! VS Code needs the fixed `chat_secretary_` prefix (its manifest is static, and it refuses names
+//! starting with `copilot_`); MCP hosts add their own configurable prefix.
+
+use super::ToolDef;
+
+/// The prefix of every tool the extension contributes to VS Code.
+pub const VSCODE_PREFIX: &str = "chat_secretary_";
+/// The prefix of the original design, refused by VS Code. Still recognised, and answered with the
+/// new name, so that agents and prompts written for it learn where the tool went.
+pub const LEGACY_VSCODE_PREFIX: &str = "copilot_chat_secretary_";
+
+/// What a name refers to.
+#[derive(Debug)]
+pub enum Lookup {
+    Found(&'static ToolDef),
+    /// An old name: the tool exists under `new_name` (its VS Code name).
+    Renamed {
+        tool: &'static ToolDef,
+        new_name: String,
+    },
+    Unknown,
+}
+
+/// Finds a tool by its plain or VS Code name; recognises legacy names as renames.
+pub fn lookup(name: &str) -> Lookup {
+    let name = name.trim();
+    if let Some(plain) = name.strip_prefix(LEGACY_VSCODE_PREFIX) {
+        return match find_plain(plain) {
+            Some(tool) => Lookup::Renamed {
+                tool,
+                new_name: format!("{VSCODE_PREFIX}{}", tool.spec.name),
+            },
+            None => Lookup::Unknown,
+        };
+    }
+    let plain = name.strip_prefix(VSCODE_PREFIX).unwrap_or(name);
+    match find_plain(plain) {
+        Some(tool) => Lookup::Found(tool),
+        None => Lookup::Unknown,
+    }
+}
+
+fn find_plain(plain: &str) -> Option<&'static ToolDef> {
+    crate::tools::ALL
+        .iter()
+        .copied()
+        .find(|tool| tool.spec.name == plain)
+}

@@ -1,0 +1,56 @@
+use serde_json::Value;
+
+use super::{result::ToolResult, ToolContext};
+
+/// A concrete example shown in a tool's description: real arguments and what the call shows.
+#[derive(Debug, Clone, Copy)]
+pub struct Example {
+    /// The arguments as JSON text, exactly as an agent would send them.
+    pub args: &'static str,
+    /// What this example demonstrates.
+    pub shows: &'static str,
+}
+
+/// Everything a host needs to list, describe and contribute a tool. The description hosts show is
+/// generated from these parts (see [`super::description`]) so that `package.json`, MCP listings and
+/// `tool_describe` never drift apart.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolSpec {
+    /// Undecorated name (`get_request`); hosts add their prefix.
+    pub name: &'static str,
+    /// `#reference` name people type in VS Code chat (`getRequest`).
+    pub reference_name: &'static str,
+    pub display_name: &'static str,
+    /// First line of the description: purpose, at most about 50 characters.
+    pub summary: &'static str,
+    /// Situations in which an agent should call it.
+    pub when_to_use: &'static [&'static str],
+    /// How to call it well: argument advice, follow-ups.
+    pub usage: &'static str,
+    /// The shape of a successful result.
+    pub returns: &'static str,
+    pub examples: &'static [Example],
+    pub tags: &'static [&'static str],
+    /// Deferred tools are listed but only registered once loaded with `tool_load`.
+    pub deferred: bool,
+    /// Destructive tools need an explicit confirmation literal in their arguments.
+    pub destructive: bool,
+    /// The short message VS Code shows while the tool runs.
+    pub invocation_message: &'static str,
+    /// The JSON Schema of the arguments, generated from the argument type.
+    pub schema: fn() -> Value,
+}
+
+/// A tool: its spec and its logic. Each file in `crate::tools` defines one `pub static TOOL`.
+pub struct ToolDef {
+    pub spec: ToolSpec,
+    pub run: fn(&Value, &ToolContext) -> ToolResult,
+}
+
+impl std::fmt::Debug for ToolDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("name", &self.spec.name)
+            .finish()
+    }
+}

@@ -1,0 +1,71 @@
+//! `get_first_request`: the opening words of a dialog, the request agents lose first when the
+//! history is compressed.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{errors, resolve_dialog, timestamp_value, try_tool};
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// The first request is previewed to this many characters; `get_request` gives the full text.
+pub const PREVIEW_CHARS: usize = 80;
+
+/// Arguments of `get_first_request`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// The chat session to read. Omit it for the current dialog of this workspace.
+    session_id: Option<String>,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "get_first_request",
+        reference_name: "getFirstRequest",
+        display_name: "Get First Request",
+        summary: "Recall the first request of a chat dialog.",
+        when_to_use: &[
+            "The conversation history was summarized or compressed and you need the user's original goal.",
+            "You want to check the current work still matches what the user first asked for.",
+            "You need the id and request count of the current dialog before reading a specific request.",
+        ],
+        usage: "Call it without arguments for the current dialog of this workspace, or pass `sessionId` \
+                (from `list_dialogs`) for another dialog. The result is a preview of at most 80 characters; \
+                call `get_request` with `index: 1` for the full text.",
+        returns: "`{\"success\": true, \"sessionId\": \"...\", \"firstRequest\": \"Add a dark mode toggle...\", \
+                  \"timestamp\": \"2025-10-14T09:32:33.123Z\", \"requestsCount\": 5}`; on failure \
+                  `{\"success\": false, \"error\": \"No active dialog found\"}`.",
+        examples: &[
+            Example { args: "{}", shows: "the first request of the current dialog" },
+            Example {
+                args: "{\"sessionId\": \"0b7e4f7c-2f43-4c55-9a8e-0c1d2e3f4a5b\"}",
+                shows: "the first request of a dialog found with list_dialogs",
+            },
+        ],
+        tags: &["chat", "history", "dialog", "recall", "first request"],
+        deferred: false,
+        destructive: false,
+        invocation_message: "Recalling the first request of the dialog",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    let stored = try_tool!(resolve_dialog(ctx, args.session_id.as_deref()));
+    if !stored.available {
+        return ToolResult::error(errors::NO_CHAT_DATA);
+    }
+    let dialog = &stored.dialog;
+    let Some(first) = dialog.requests.first() else {
+        return ToolResult::error("First request not available");
+    };
+    ToolResult::ok(json!({
+        "sessionId": dialog.session_id,
+        "firstRequest": crate::text::preview(&first.text, PREVIEW_CHARS),
+        "timestamp": timestamp_value(first.timestamp),
+        "requestsCount": dialog.requests.len(),
+    }))
+}

@@ -1,0 +1,99 @@
+//! `get_request`: the full text of the Nth request of a dialog, 1-based.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{errors, resolve_dialog, timestamp_value, try_tool};
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `get_request`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// Which request, counting from 1 (the first request of the dialog).
+    #[allow(dead_code)]
+    index: i64,
+    /// The chat session to read. Omit it for the current dialog of this workspace.
+    session_id: Option<String>,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "get_request",
+        reference_name: "getRequest",
+        display_name: "Get Request",
+        summary: "Recall the full text of the Nth user request.",
+        when_to_use: &[
+            "You need the user's exact words from earlier in the dialog, after the history was compressed.",
+            "A summary mentions a request and you want its full text (code, paths, constraints).",
+            "You are reviewing every request of a dialog in order: call it with index 1, 2, 3...",
+        ],
+        usage: "Pass `index` counting from 1; `get_first_request` tells how many requests the dialog has \
+                (`requestsCount`). Omit `sessionId` for the current dialog of this workspace.",
+        returns: "`{\"success\": true, \"sessionId\": \"...\", \"request\": \"<full text>\", \"index\": 2, \
+                  \"timestamp\": \"2025-10-14T09:40:00.000Z\", \"totalRequests\": 5}`; on failure \
+                  `{\"success\": false, \"error\": \"Index 10 exceeds total requests (5)\"}`.",
+        examples: &[
+            Example { args: "{\"index\": 1}", shows: "the full first request of the current dialog" },
+            Example { args: "{\"index\": 3}", shows: "the third request, e.g. a follow-up with extra constraints" },
+            Example {
+                args: "{\"index\": 2, \"sessionId\": \"0b7e4f7c-2f43-4c55-9a8e-0c1d2e3f4a5b\"}",
+                shows: "a request of another dialog",
+            },
+        ],
+        tags: &["chat", "history", "dialog", "recall", "request"],
+        deferred: false,
+        destructive: false,
+        invocation_message: "Recalling a request of the dialog",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+/// Checks `index` before serde does, so agents get the contract's own messages.
+fn check_index(args: &Value) -> Result<usize, ToolResult> {
+    let Some(index) = args.get("index") else {
+        return Err(ToolResult::error("Index parameter is required"));
+    };
+    let whole = match index {
+        Value::Number(number) => number.as_i64().or_else(|| {
+            number.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i64)
+        }),
+        _ => None,
+    };
+    match whole {
+        None => Err(ToolResult::error(format!(
+            "Index must be a whole number (1, 2, 3...), got {}",
+            if index.is_string() { format!("the string {index}") } else { index.to_string() }
+        ))),
+        Some(n) if n < 1 => Err(ToolResult::error("Index must be 1 or greater")),
+        Some(n) => Ok(n as usize),
+    }
+}
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let index = try_tool!(check_index(args));
+    // `index` was validated above; normalise it so serde sees an integer even for `2.0`.
+    let mut normalized = args.clone();
+    if let Some(map) = normalized.as_object_mut() {
+        map.insert("index".into(), json!(index));
+    }
+    let args: Args = try_tool!(parse_args(&normalized).map_err(|err| ToolResult::error(err.to_string())));
+    let stored = try_tool!(resolve_dialog(ctx, args.session_id.as_deref()));
+    if !stored.available {
+        return ToolResult::error(errors::NO_CHAT_DATA);
+    }
+    let dialog = &stored.dialog;
+    let total = dialog.requests.len();
+    let Some(request) = dialog.requests.get(index - 1) else {
+        return ToolResult::error(format!("Index {index} exceeds total requests ({total})"));
+    };
+    ToolResult::ok(json!({
+        "sessionId": dialog.session_id,
+        "request": request.text,
+        "index": index,
+        "timestamp": timestamp_value(request.timestamp),
+        "totalRequests": total,
+    }))
+}

@@ -1,0 +1,154 @@
+//! `search_requests`: find the user's past requests by meaning-bearing words, across dialogs.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{errors, sessions, timestamp_value, try_tool};
+use crate::history::{HistoryCache, RequestIndex};
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+const DEFAULT_LIMIT: usize = 10;
+const MAX_LIMIT: usize = 50;
+/// Characters of request text shown around the first match.
+const SNIPPET_CHARS: usize = 160;
+
+/// Arguments of `search_requests`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// Words to look for in the user's past requests.
+    query: String,
+    /// How many results, best first (default 10, at most 50).
+    #[schemars(range(min = 1, max = 50))]
+    limit: Option<u32>,
+    /// Search only this dialog. Omit it to search every dialog of this workspace.
+    session_id: Option<String>,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "search_requests",
+        reference_name: "searchRequests",
+        display_name: "Search Requests",
+        summary: "Search the user's past requests across dialogs.",
+        when_to_use: &[
+            "The user says \"as I said before\" or \"like last time\" and you need their earlier words.",
+            "You need a requirement, path or name the user gave in an earlier dialog.",
+            "You want to know whether the user already asked for something similar.",
+        ],
+        usage: "Pass the distinctive words of what you are looking for in `query` (names, technologies, \
+                file names work best). Results are ranked by TF-IDF relevance; read a whole request with \
+                `get_request` using the returned `sessionId` and `index`.",
+        returns: "`{\"success\": true, \"query\": \"dark mode\", \"results\": [{\"sessionId\", \"title\", \"index\", \
+                  \"timestamp\", \"score\", \"snippet\", \"matched\"}], \"total\": 3}`, best first.",
+        examples: &[
+            Example { args: "{\"query\": \"dark mode localStorage\"}", shows: "requests about persisting a dark mode choice" },
+            Example {
+                args: "{\"query\": \"playwright tests\", \"limit\": 3}",
+                shows: "the three requests most about Playwright tests",
+            },
+        ],
+        tags: &["chat", "history", "search", "requests", "find"],
+        deferred: false,
+        destructive: false,
+        invocation_message: "Searching past requests",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    let store = try_tool!(sessions(ctx));
+    let query = args.query.trim();
+    if query.is_empty() {
+        return ToolResult::error("Query must not be empty");
+    }
+    let limit = match args.limit {
+        Some(0) => return ToolResult::error("Limit must be 1 or greater"),
+        Some(n) => (n as usize).min(MAX_LIMIT),
+        None => DEFAULT_LIMIT,
+    };
+    let session = args.session_id.as_deref().map(str::trim).filter(|id| !id.is_empty());
+    if let Some(id) = session {
+        match store.get(id) {
+            None => return ToolResult::error(errors::session_not_found(id)),
+            Some(entry) if !entry.available => return ToolResult::error(errors::NO_CHAT_DATA),
+            Some(_) => {}
+        }
+    }
+    // A session filter searches that dialog wherever it lives; otherwise the caller's workspace.
+    let workspace = if session.is_some() { None } else { ctx.workspace };
+    let local;
+    let index = match ctx.history {
+        Some(cache) => cache.get(store, workspace),
+        None => {
+            local = HistoryCache::new();
+            local.get(store, workspace)
+        }
+    };
+    let hits = ranked(&index, query, session, limit);
+    let results: Vec<Value> = hits
+        .iter()
+        .filter_map(|(hit, reference)| {
+            let entry = store.get(&reference.session_id)?;
+            let request = entry.dialog.requests.get(reference.index.checked_sub(1)?)?;
+            Some(json!({
+                "sessionId": reference.session_id,
+                "title": entry.dialog.title,
+                "index": reference.index,
+                "timestamp": timestamp_value(request.timestamp),
+                "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
+                "snippet": snippet(&request.text, &hit.matched),
+                "matched": hit.matched,
+            }))
+        })
+        .collect();
+    let total = results.len();
+    let result = ToolResult::ok(json!({ "query": query, "results": results, "total": total }));
+    if total == 0 {
+        result.with_message("No matching requests.")
+    } else {
+        result
+    }
+}
+
+fn ranked<'a>(
+    index: &'a RequestIndex,
+    query: &str,
+    session: Option<&str>,
+    limit: usize,
+) -> Vec<(crate::search::Hit, &'a crate::history::RequestRef)> {
+    // With a session filter, ask for every hit and keep that dialog's.
+    let want = if session.is_some() { index.refs.len() } else { limit };
+    index
+        .index
+        .search(query, want)
+        .into_iter()
+        .filter_map(|hit| {
+            let reference = index.refs.get(hit.doc)?;
+            (session.is_none() || session == Some(reference.session_id.as_str())).then_some((hit, reference))
+        })
+        .take(limit)
+        .collect()
+}
+
+/// About [`SNIPPET_CHARS`] characters of `text` around the first matched word, on one line.
+fn snippet(text: &str, matched: &[String]) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lower = flat.to_lowercase();
+    let start_byte = matched.iter().filter_map(|word| lower.find(word.as_str())).min().unwrap_or(0);
+    // `lower` can differ in length from `flat` for some scripts; map by characters instead.
+    let start_char = lower.get(..start_byte).map_or(0, |prefix| prefix.chars().count());
+    let from = start_char.saturating_sub(SNIPPET_CHARS / 4);
+    let total = flat.chars().count();
+    let mut out: String = flat.chars().skip(from).take(SNIPPET_CHARS).collect();
+    if from > 0 {
+        out.insert_str(0, "...");
+    }
+    if from + SNIPPET_CHARS < total {
+        out.push_str("...");
+    }
+    out
+}

@@ -1,0 +1,360 @@
+//! The dialog tools' contract, field by field: every success shape and every error text of
+//! `get_first_request`, `get_request`, `list_dialogs` and `search_requests`.
+
+use secretary_core::session::{FileMeta, SessionStore};
+use secretary_core::tooling::{invoke, ToolContext};
+use serde_json::{json, Value};
+
+const WS: &str = "file:///work/app";
+const OTHER_WS: &str = "file:///work/other";
+
+fn request(id: &str, ts: i64, text: &str) -> Value {
+    json!({
+        "requestId": id,
+        "timestamp": ts,
+        "message": { "text": text, "parts": [] },
+        "response": [{ "value": "answer" }],
+        "modelState": { "value": 1 }
+    })
+}
+
+fn session(id: &str, created: i64, requests: Vec<Value>) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "version": 3,
+        "sessionId": id,
+        "creationDate": created,
+        "requests": requests,
+    }))
+    .unwrap()
+}
+
+fn add(store: &mut SessionStore, path: &str, workspace: &str, bytes: &[u8]) {
+    let meta = FileMeta {
+        size: bytes.len() as u64,
+        mtime_ms: 1.0,
+    };
+    store
+        .apply(path, Some(workspace), meta, 0, bytes)
+        .expect("valid session");
+}
+
+/// Two dialogs in the workspace (`new` more recent than `old`), one elsewhere, one empty.
+fn store() -> SessionStore {
+    let mut store = SessionStore::new();
+    let long = format!("{} and the rest", "é".repeat(100));
+    add(
+        &mut store,
+        "/s/old.json",
+        WS,
+        &session(
+            "old",
+            1_000,
+            vec![
+                request("o1", 1_000, "Set up the build with wasm-pack"),
+                request(
+                    "o2",
+                    2_000,
+                    "Add a dark mode toggle that persists in localStorage",
+                ),
+            ],
+        ),
+    );
+    add(
+        &mut store,
+        "/s/new.json",
+        WS,
+        &session(
+            "new",
+            5_000,
+            vec![
+                request("n1", 1_760_434_353_123, &long),
+                request("n2", 1_760_434_400_000, "Second"),
+                request("n3", 1_760_434_500_000, "Third request\nwith two lines"),
+                request("n4", 1_760_434_600_000, "Fourth"),
+                request("n5", 1_760_434_700_000, "Fifth: write Playwright tests"),
+            ],
+        ),
+    );
+    add(
+        &mut store,
+        "/o/elsewhere.json",
+        OTHER_WS,
+        &session(
+            "elsewhere",
+            9_000_000_000_000,
+            vec![request("e1", 9_000_000_000_000, "dark mode elsewhere")],
+        ),
+    );
+    add(
+        &mut store,
+        "/s/empty.json",
+        WS,
+        &session("empty", 100, vec![]),
+    );
+    store
+}
+
+fn call(store: &SessionStore, name: &str, args: Value) -> Value {
+    let ctx = ToolContext::new(Some(store), Some(WS));
+    invoke(name, &args, &ctx).to_value()
+}
+
+fn error(text: &str) -> Value {
+    json!({ "success": false, "error": text })
+}
+
+#[test]
+fn first_request_of_the_current_dialog() {
+    let store = store();
+    let result = call(&store, "get_first_request", json!({}));
+    let preview = result["firstRequest"].as_str().unwrap();
+    assert_eq!(preview.chars().count(), 80);
+    assert!(preview.starts_with("ééé") && preview.ends_with("..."));
+    assert_eq!(
+        result,
+        json!({
+            "success": true,
+            "sessionId": "new",
+            "firstRequest": preview,
+            "timestamp": "2025-10-14T09:32:33.123Z",
+            "requestsCount": 5
+        })
+    );
+}
+
+#[test]
+fn first_request_errors() {
+    let store = store();
+    assert_eq!(
+        call(&store, "get_first_request", json!({"sessionId": "nope"})),
+        error("Session not found: nope")
+    );
+    assert_eq!(
+        call(&store, "get_first_request", json!({"sessionId": "empty"})),
+        error("First request not available")
+    );
+    let empty = SessionStore::new();
+    assert_eq!(
+        call(&empty, "get_first_request", json!({})),
+        error("No active dialog found")
+    );
+    let not_ready = ToolContext::new(None, Some(WS));
+    assert_eq!(
+        invoke("get_first_request", &json!({}), &not_ready).to_value(),
+        error("Service temporarily unavailable")
+    );
+    assert_eq!(
+        invoke("get_request", &json!({"index": 1}), &not_ready).to_value(),
+        error("Service temporarily unavailable")
+    );
+}
+
+#[test]
+fn a_blank_session_id_means_the_current_dialog() {
+    let store = store();
+    assert_eq!(
+        call(&store, "get_first_request", json!({"sessionId": "  "}))["sessionId"],
+        "new"
+    );
+}
+
+#[test]
+fn get_request_returns_the_full_text() {
+    let store = store();
+    assert_eq!(
+        call(&store, "get_request", json!({"index": 3})),
+        json!({
+            "success": true,
+            "sessionId": "new",
+            "request": "Third request\nwith two lines",
+            "index": 3,
+            "timestamp": "2025-10-14T09:35:00.000Z",
+            "totalRequests": 5
+        })
+    );
+    let other = call(
+        &store,
+        "get_request",
+        json!({"index": 2, "sessionId": "old"}),
+    );
+    assert_eq!(
+        other["request"],
+        "Add a dark mode toggle that persists in localStorage"
+    );
+    assert_eq!(other["totalRequests"], 2);
+    // 2.0 is a whole number.
+    assert_eq!(
+        call(&store, "get_request", json!({"index": 2.0}))["request"],
+        "Second"
+    );
+}
+
+#[test]
+fn get_request_index_errors() {
+    let store = store();
+    assert_eq!(
+        call(&store, "get_request", json!({})),
+        error("Index parameter is required")
+    );
+    assert_eq!(
+        call(&store, "get_request", json!({"index": 0})),
+        error("Index must be 1 or greater")
+    );
+    assert_eq!(
+        call(&store, "get_request", json!({"index": -3})),
+        error("Index must be 1 or greater")
+    );
+    assert_eq!(
+        call(&store, "get_request", json!({"index": 10})),
+        error("Index 10 exceeds total requests (5)")
+    );
+    for bad in [json!(2.5), json!("2"), Value::Null, json!([2]), json!(true)] {
+        let result = call(&store, "get_request", json!({ "index": bad }));
+        assert_eq!(result["success"], false);
+        let text = result["error"].as_str().unwrap();
+        assert!(
+            text.starts_with("Index must be a whole number"),
+            "{bad}: {text}"
+        );
+    }
+    assert_eq!(
+        call(
+            &store,
+            "get_request",
+            json!({"index": 1, "sessionId": "nope"})
+        ),
+        error("Session not found: nope")
+    );
+    let empty = SessionStore::new();
+    assert_eq!(
+        call(&empty, "get_request", json!({"index": 1})),
+        error("No active dialog found")
+    );
+}
+
+#[test]
+fn unknown_arguments_are_refused_with_the_allowed_ones() {
+    let store = store();
+    let result = call(&store, "get_request", json!({"index": 1, "session": "new"}));
+    let text = result["error"].as_str().unwrap();
+    assert!(
+        text.contains("unknown field `session`") && text.contains("`sessionId`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_removed_file_makes_the_session_unavailable() {
+    let mut store = store();
+    store.remove("/s/old.json");
+    assert_eq!(
+        call(
+            &store,
+            "get_request",
+            json!({"index": 1, "sessionId": "old"})
+        ),
+        error("Chat data not available for session")
+    );
+}
+
+#[test]
+fn list_dialogs_is_scoped_and_newest_first() {
+    let store = store();
+    let result = call(&store, "list_dialogs", json!({}));
+    let ids: Vec<&str> = result["dialogs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["sessionId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["new", "old", "empty"]);
+    assert_eq!(result["total"], 3);
+    let first = &result["dialogs"][0];
+    assert_eq!(first["requestsCount"], 5);
+    assert_eq!(first["status"], "complete");
+    assert_eq!(first["lastActivity"], "2025-10-14T09:38:20.000Z");
+    let filtered = call(
+        &store,
+        "list_dialogs",
+        json!({"query": "DARK mode", "limit": 5}),
+    );
+    assert_eq!(filtered["total"], 1);
+    assert_eq!(filtered["dialogs"][0]["sessionId"], "old");
+    assert_eq!(
+        call(&store, "list_dialogs", json!({"limit": 1}))["dialogs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        call(&store, "list_dialogs", json!({"limit": 0})),
+        error("Limit must be 1 or greater")
+    );
+    let none = call(&store, "list_dialogs", json!({"query": "zebra"}));
+    assert_eq!(none["message"], "No dialogs found.");
+}
+
+#[test]
+fn search_requests_ranks_matches_in_this_workspace() {
+    let store = store();
+    let result = call(
+        &store,
+        "search_requests",
+        json!({"query": "dark mode localStorage"}),
+    );
+    let results = result["results"].as_array().unwrap();
+    assert_eq!(results[0]["sessionId"], "old");
+    assert_eq!(results[0]["index"], 2);
+    assert!(results[0]["snippet"]
+        .as_str()
+        .unwrap()
+        .contains("dark mode"));
+    assert!(
+        results.iter().all(|r| r["sessionId"] != "elsewhere"),
+        "other workspaces are out of scope"
+    );
+    let in_session = call(
+        &store,
+        "search_requests",
+        json!({"query": "playwright", "sessionId": "new"}),
+    );
+    assert_eq!(in_session["results"][0]["index"], 5);
+    assert_eq!(
+        call(&store, "search_requests", json!({"query": " "})),
+        error("Query must not be empty")
+    );
+    assert_eq!(
+        call(&store, "search_requests", json!({})),
+        error("Invalid arguments: missing field `query`")
+    );
+    assert_eq!(
+        call(
+            &store,
+            "search_requests",
+            json!({"query": "x", "sessionId": "nope"})
+        ),
+        error("Session not found: nope")
+    );
+    let nothing = call(&store, "search_requests", json!({"query": "zebra"}));
+    assert_eq!(nothing["total"], 0);
+    assert_eq!(nothing["message"], "No matching requests.");
+}
+
+#[test]
+fn legacy_names_answer_with_the_new_name() {
+    let store = store();
+    assert_eq!(
+        call(&store, "copilot_chat_secretary_get_request", json!({"index": 1}))["error"],
+        "Tool not found: copilot_chat_secretary_get_request. It was renamed to chat_secretary_get_request."
+    );
+    assert_eq!(
+        call(&store, "copilot_chat_secretary_get_first_request", json!({}))["error"],
+        "Tool not found: copilot_chat_secretary_get_first_request. It was renamed to chat_secretary_get_first_request."
+    );
+    // The VS Code name works in every host.
+    assert_eq!(
+        call(&store, "chat_secretary_get_request", json!({"index": 2}))["request"],
+        "Second"
+    );
+}

@@ -1,0 +1,282 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseArgs } from 'util';
+
+import { WasmCore } from '../core/wasm';
+import { stderrLogger, type Logger } from '../log';
+import { defaultUserDataDirs, folderKey, sessionsUnder, type SessionFile } from '../sessions/discovery';
+import { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { Dialog } from '../sessions/types';
+import { formatDialog, formatToolResult } from './format';
+
+const USAGE = `secretary — Copilot Chat Secretary on the command line
+
+Usage:
+  secretary show <session file> [--json]        the parsed dialog of one session file
+  secretary sessions [--storage <dir>] [--json] dialogs found under VS Code user-data folders
+  secretary first [--session <id>]              the first request of the current dialog
+  secretary request <n> [--session <id>]        the full text of request n (1-based)
+  secretary dialogs [--limit <n>] [--query <w>] recent dialogs
+  secretary search <words> [--limit <n>]        search past requests
+  secretary tools [--json]                      the tools agents can call
+  secretary call <tool> [<json arguments>]      call any tool by name, as an agent would
+
+Options:
+  --storage <dir>     a VS Code user-data folder (or User/, workspaceStorage/<id>/, chatSessions/);
+                      repeatable; default: every VS Code, Insiders, VSCodium, Server, code-server folder found
+  --workspace <dir>   the workspace whose dialogs count as current (default: the current folder
+                      when VS Code has sessions for it, else every workspace)
+  --all               every workspace, whatever the current folder
+  --json              machine-readable output (stable; see README)
+  --verbose           log what is read to stderr
+  -h, --help          this help
+  -v, --version       the version
+`;
+
+/** Exit codes: 0 success, 1 the tool or command failed, 2 bad usage. */
+class UsageError extends Error {}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        storage: { type: 'string', multiple: true },
+        workspace: { type: 'string' },
+        session: { type: 'string' },
+        limit: { type: 'string' },
+        query: { type: 'string' },
+        all: { type: 'boolean' },
+        json: { type: 'boolean' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (err) {
+    return usage(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  const log = stderrLogger(values.verbose ? 'debug' : 'error');
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const core = new WasmCore(path.join(__dirname, 'wasm'), log);
+  if (values.version) {
+    process.stdout.write(`${core.version}\n`);
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  const json = Boolean(values.json);
+  try {
+    switch (command) {
+      case 'show':
+        return show(core, rest, json);
+      case 'sessions':
+        return await sessions(core, log, values, json);
+      case 'tools': {
+        const tools = JSON.parse(core.run((h) => h.tools())) as { name: string; summary: string; deferred: boolean }[];
+        if (json) {
+          print(JSON.stringify(tools, null, 2));
+        } else {
+          for (const tool of tools) {
+            print(`${tool.name.padEnd(22)} ${tool.summary}${tool.deferred ? ' (deferred)' : ''}`);
+          }
+        }
+        return 0;
+      }
+      case 'first':
+        return await callTool(core, log, values, 'get_first_request', withSession({}, values.session), json);
+      case 'request': {
+        const index = rest[0];
+        if (index === undefined) {
+          throw new UsageError('request needs a request number, e.g. `secretary request 2`');
+        }
+        const number = Number(index);
+        return await callTool(
+          core,
+          log,
+          values,
+          'get_request',
+          withSession({ index: Number.isFinite(number) ? number : index }, values.session),
+          json,
+        );
+      }
+      case 'dialogs':
+        return await callTool(core, log, values, 'list_dialogs', { ...limitArg(values.limit), ...(values.query ? { query: values.query } : {}) }, json);
+      case 'search': {
+        const query = rest.join(' ');
+        return await callTool(core, log, values, 'search_requests', withSession({ query, ...limitArg(values.limit) }, values.session), json);
+      }
+      case 'call': {
+        const [name, argsText] = rest;
+        if (!name) {
+          throw new UsageError('call needs a tool name, e.g. `secretary call get_request \'{"index": 1}\'`');
+        }
+        let args: unknown = {};
+        if (argsText !== undefined) {
+          try {
+            args = JSON.parse(argsText);
+          } catch (err) {
+            throw new UsageError(`the arguments are not JSON: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+        return await callTool(core, log, values, name, args, true);
+      }
+      default:
+        return usage(`unknown command: ${command}`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      return usage(err.message);
+    }
+    process.stderr.write(`secretary: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+interface CommonOptions {
+  storage?: string[];
+  workspace?: string;
+  all?: boolean;
+}
+
+function show(core: WasmCore, rest: string[], json: boolean): number {
+  const file = rest[0];
+  if (!file) {
+    throw new UsageError('show needs a session file, e.g. `secretary show chatSessions/<id>.json`');
+  }
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (err) {
+    process.stderr.write(`secretary: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+    return 1;
+  }
+  const dialog = JSON.parse(core.run((_h, m) => m.parseSession(path.basename(file), bytes))) as Dialog;
+  print(json ? JSON.stringify(dialog, null, 2) : formatDialog(dialog));
+  return 0;
+}
+
+async function sessions(core: WasmCore, log: Logger, options: CommonOptions, json: boolean): Promise<number> {
+  const service = await openService(core, log, { ...options, all: true });
+  const dialogs = service.getDialogs();
+  const failures = [...service.sync.failures].map(([file, error]) => ({ path: file, error }));
+  if (json) {
+    print(
+      JSON.stringify(
+        {
+          dialogs: dialogs.map(({ path: file, workspace, dialog, available }) => ({
+            sessionId: dialog.sessionId,
+            title: dialog.title,
+            path: file,
+            workspace: workspace ?? null,
+            format: dialog.format,
+            requestsCount: dialog.requests.length,
+            creationDate: dialog.creationDate ?? null,
+            lastActivity: dialog.lastActivity ?? null,
+            status: dialog.status,
+            available,
+          })),
+          unreadable: failures,
+        },
+        null,
+        2,
+      ),
+    );
+  } else {
+    if (dialogs.length === 0) {
+      print('No chat sessions found.');
+    }
+    for (const { dialog, path: file } of dialogs) {
+      const when = dialog.lastActivity ? new Date(dialog.lastActivity).toISOString() : 'unknown time';
+      print(`${dialog.sessionId}  ${String(dialog.requests.length).padStart(3)} requests  ${when}  ${dialog.title}`);
+      print(`    ${file}`);
+    }
+    for (const failure of failures) {
+      print(`unreadable: ${failure.path}: ${failure.error}`);
+    }
+  }
+  return 0;
+}
+
+async function callTool(
+  core: WasmCore,
+  log: Logger,
+  options: CommonOptions,
+  name: string,
+  args: unknown,
+  json: boolean,
+): Promise<number> {
+  const service = await openService(core, log, options);
+  const text = await service.invokeTool(name, args);
+  const result = JSON.parse(text) as { success?: boolean };
+  print(json ? JSON.stringify(result, null, 2) : formatToolResult(name, result));
+  return result.success === false ? 1 : 0;
+}
+
+/** The sessions service over the storage folders the options name, scanned once (no watching). */
+async function openService(core: WasmCore, log: Logger, options: CommonOptions): Promise<DialogSessionsService> {
+  const roots = options.storage?.length ? options.storage : defaultUserDataDirs();
+  if (roots.length === 0) {
+    throw new Error('no VS Code user-data folder found; pass --storage <dir>');
+  }
+  for (const root of roots) {
+    if (!fs.existsSync(root)) {
+      throw new Error(`--storage ${root}: no such folder`);
+    }
+  }
+  const files = (): SessionFile[] => roots.flatMap((root) => sessionsUnder(root));
+  let workspace: string | undefined;
+  if (!options.all) {
+    const found = files();
+    const wanted = folderKey(options.workspace ?? process.cwd());
+    const matches = found.some((file) => file.workspace === wanted);
+    if (options.workspace && !matches) {
+      throw new Error(`no chat sessions for workspace ${options.workspace} under ${roots.join(', ')}`);
+    }
+    workspace = matches ? wanted : undefined;
+  }
+  const service = new DialogSessionsService(core, { files, watchDirs: () => [] }, log, { workspace });
+  await service.start(false);
+  return service;
+}
+
+function withSession<T extends object>(args: T, session: string | undefined): T & { sessionId?: string } {
+  return session ? { ...args, sessionId: session } : args;
+}
+
+function limitArg(limit: string | undefined): { limit?: number } {
+  if (limit === undefined) {
+    return {};
+  }
+  const value = Number(limit);
+  if (!Number.isInteger(value)) {
+    throw new UsageError(`--limit takes a whole number, got ${limit}`);
+  }
+  return { limit: value };
+}
+
+function usage(message: string): number {
+  process.stderr.write(`secretary: ${message}\nRun \`secretary --help\` for usage.\n`);
+  return 2;
+}
+
+function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`secretary: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

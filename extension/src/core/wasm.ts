@@ -1,0 +1,120 @@
+import * as path from 'path';
+
+import type { Logger } from '../log';
+
+/** What the plan for a file says to read (see `SessionStore::plan` in the core). */
+export type ReadPlan = { kind: 'skip' } | { kind: 'full' } | { kind: 'from'; offset: number };
+
+/** The wasm-bindgen `Secretary` object (crates/secretary-wasm). */
+export interface SecretaryHandle {
+  setReady(ready: boolean): void;
+  plan(path: string, size: number, mtimeMs: number): ReadPlan;
+  apply(path: string, workspace: string | undefined, size: number, mtimeMs: number, offset: number, bytes: Uint8Array): unknown;
+  remove(path: string): void;
+  generation(): number;
+  invoke(name: string, argsJson: string, workspace: string | undefined): string;
+  tools(): string;
+  dialogs(): string;
+  dialog(sessionId: string): string;
+  currentDialog(workspace: string | undefined): string;
+  free(): void;
+}
+
+/** The wasm-bindgen module's exports. */
+export interface WasmExports {
+  Secretary: new () => SecretaryHandle;
+  parseSession(fileName: string, bytes: Uint8Array): string;
+  responseDetails(fileName: string, bytes: Uint8Array, index: number): string;
+  languageModelTools(): string;
+  version(): string;
+  debugTrap(): void;
+}
+
+/** `WebAssembly.RuntimeError`: what a trap (a Rust panic, `unreachable`) throws. Reached through
+ * `globalThis` because the ES2022 + Node typings used here do not declare `WebAssembly`. */
+const RuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: new () => Error } }).WebAssembly
+  .RuntimeError;
+
+/** Thrown when the module trapped (a Rust panic). The core has already been re-instantiated. */
+export class CoreTrapError extends Error {
+  constructor(cause: Error) {
+    super(`The Secretary core failed and was restarted: ${cause.message}`);
+    this.name = 'CoreTrapError';
+  }
+}
+
+/**
+ * Owns the WASM core: loads the wasm-pack `nodejs` glue from `wasmDir`, runs calls, and when the
+ * module traps (a panic is a `WebAssembly.RuntimeError`) logs it, drops the instance and loads a
+ * fresh one, so a bug in the core never takes the extension host down. The state of a trapped
+ * instance cannot be trusted, so listeners of `onDidReset` feed the sessions again.
+ */
+export class WasmCore {
+  private exports!: WasmExports;
+  private handle!: SecretaryHandle;
+  private readonly resetListeners = new Set<() => void>();
+  private resets = 0;
+
+  constructor(
+    private readonly wasmDir: string,
+    private readonly log: Logger,
+  ) {
+    this.load();
+  }
+
+  /** The glue file the build puts beside the bundle. */
+  static glueFile(wasmDir: string): string {
+    return path.join(wasmDir, 'secretary_wasm.js');
+  }
+
+  get version(): string {
+    return this.exports.version();
+  }
+
+  /** How many times the module was re-instantiated after a trap. */
+  get resetCount(): number {
+    return this.resets;
+  }
+
+  onDidReset(listener: () => void): { dispose(): void } {
+    this.resetListeners.add(listener);
+    return { dispose: () => this.resetListeners.delete(listener) };
+  }
+
+  /** Runs `fn` against the live instance; a trap becomes a `CoreTrapError` after recovery. */
+  run<T>(fn: (handle: SecretaryHandle, exports: WasmExports) => T): T {
+    try {
+      return fn(this.handle, this.exports);
+    } catch (err) {
+      if (err instanceof RuntimeError) {
+        this.log.error(`WASM core trapped: ${err.message}; re-instantiating`);
+        this.resets += 1;
+        this.load();
+        for (const listener of [...this.resetListeners]) {
+          try {
+            listener();
+          } catch (listenerError) {
+            this.log.error(`reset listener failed: ${String(listenerError)}`);
+          }
+        }
+        throw new CoreTrapError(err);
+      }
+      throw err;
+    }
+  }
+
+  invoke(name: string, args: unknown, workspace: string | undefined): string {
+    return this.run((handle) => handle.invoke(name, JSON.stringify(args ?? {}), workspace));
+  }
+
+  private load(): void {
+    const glue = WasmCore.glueFile(this.wasmDir);
+    // A fresh require of the glue instantiates a fresh module: wasm-bindgen's nodejs target
+    // instantiates at load time and keeps the instance in module state.
+    const resolved = require.resolve(glue);
+    delete require.cache[resolved];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.exports = require(resolved) as WasmExports;
+    this.handle = new this.exports.Secretary();
+  }
+}

@@ -1,0 +1,213 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+
+import { WasmCore } from './core/wasm';
+import {
+  EMPTY_WINDOW,
+  listSessionFiles,
+  sessionsOfUser,
+  sessionsOfWorkspace,
+  sessionsUnder,
+  workspaceKey,
+  type SessionFile,
+} from './sessions/discovery';
+import { DialogSessionsService, type HistoryFilter } from './sessions/DialogSessionsService';
+import type { SessionScope } from './sessions/sessionSync';
+import type { StoredDialog } from './sessions/types';
+import { CoreTool, type ToolListing } from './tools/CoreTool';
+import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/ChatMonitorTreeProvider';
+
+const CONFIG = 'copilotChatSecretary';
+
+/** What `activate` returns: other extensions and the e2e tests reach the live parts through it. */
+export interface SecretaryApi {
+  core: WasmCore;
+  sessions: DialogSessionsService;
+  tools: ToolListing[];
+  /** This workspace's `workspaceStorage/<id>` folder, where VS Code keeps its chat sessions. */
+  workspaceStorageDir: string | undefined;
+  activationMs: number;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<SecretaryApi> {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Copilot Chat Secretary', { log: true });
+  context.subscriptions.push(log);
+
+  const core = new WasmCore(path.join(context.extensionPath, 'dist', 'wasm'), log);
+  const config = vscode.workspace.getConfiguration(CONFIG);
+  const workspaceStorageDir = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
+  const userDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
+  const { scope, workspace } = buildScope(config, userDir, workspaceStorageDir);
+  const sessions = new DialogSessionsService(core, scope, log, {
+    workspace,
+    debounceMs: config.get<number>('watchDebounceMs', 300),
+  });
+  context.subscriptions.push({ dispose: () => sessions.dispose() });
+
+  const monitor = new ChatMonitorTreeProvider(sessions, 'monitor');
+  const dialogs = new ChatMonitorTreeProvider(sessions, 'dialogs');
+  context.subscriptions.push(
+    monitor,
+    dialogs,
+    vscode.window.registerTreeDataProvider('copilotChatSecretary.monitor', monitor),
+    vscode.window.registerTreeDataProvider('copilotChatSecretary.dialogs', dialogs),
+  );
+
+  const tools = JSON.parse(core.run((h) => h.tools())) as ToolListing[];
+  for (const listing of tools.filter((t) => !t.deferred)) {
+    context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, new CoreTool(listing, monitor, sessions, log)));
+    log.info(`MCP tool registered: ${listing.vscodeName}`);
+  }
+
+  registerCommands(context, sessions, core, log, [monitor, dialogs]);
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`${CONFIG}.scope`) || event.affectsConfiguration(`${CONFIG}.extraStorageRoots`)) {
+        void vscode.window
+          .showInformationMessage('Copilot Chat Secretary: reload the window to apply the new session scope.', 'Reload')
+          .then((choice) => choice && vscode.commands.executeCommand('workbench.action.reloadWindow'));
+      }
+    }),
+  );
+
+  // The first scan runs in the background: activation stays fast, and tools wait for it.
+  void sessions.start().then(
+    () => {
+      monitor.refresh();
+      dialogs.refresh();
+    },
+    (err) => log.error(`initial session scan failed: ${String(err)}`),
+  );
+
+  const activationMs = performance.now() - started;
+  log.info(`Copilot Chat Secretary ${core.version} activated in ${activationMs.toFixed(1)} ms (workspace: ${workspace ?? 'all'})`);
+  return { core, sessions, tools, workspaceStorageDir, activationMs };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}
+
+/** Which files the sessions service reads, from the `scope` and `extraStorageRoots` settings. */
+function buildScope(
+  config: vscode.WorkspaceConfiguration,
+  userDir: string,
+  workspaceStorageDir: string | undefined,
+): { scope: SessionScope; workspace: string | undefined } {
+  const extraRoots = config.get<string[]>('extraStorageRoots', []).filter((root) => typeof root === 'string' && root);
+  const all = config.get<string>('scope', 'workspace') === 'all';
+  const extras = (): SessionFile[] => extraRoots.flatMap((root) => sessionsUnder(root));
+  if (all) {
+    const storageRoot = path.join(userDir, 'workspaceStorage');
+    return {
+      workspace: undefined,
+      scope: {
+        files: () => [...sessionsOfUser(userDir), ...extras()],
+        watchDirs: () => [
+          storageRoot,
+          ...listDirs(storageRoot).flatMap((dir) => [dir, ...sessionDirs(dir)]),
+          path.join(userDir, 'globalStorage', 'emptyWindowChatSessions'),
+          path.join(userDir, 'globalStorage', 'transferredChatSessions'),
+        ],
+      },
+    };
+  }
+  if (!workspaceStorageDir) {
+    const dir = path.join(userDir, 'globalStorage', 'emptyWindowChatSessions');
+    return {
+      workspace: EMPTY_WINDOW,
+      scope: {
+        files: () => [
+          ...listSessionFiles(dir).map((file) => ({ path: file, workspace: EMPTY_WINDOW, kind: 'native' as const })),
+          ...extras(),
+        ],
+        watchDirs: () => [path.join(userDir, 'globalStorage'), dir],
+      },
+    };
+  }
+  const storage = { dir: workspaceStorageDir, workspace: workspaceKey(workspaceStorageDir) };
+  return {
+    workspace: storage.workspace,
+    scope: {
+      files: () => [...sessionsOfWorkspace(storage), ...extras()],
+      watchDirs: () => [storage.dir, ...sessionDirs(storage.dir)],
+    },
+  };
+}
+
+function sessionDirs(storageDir: string): string[] {
+  return [path.join(storageDir, 'chatSessions'), path.join(storageDir, 'GitHub.copilot-chat', 'transcripts')];
+}
+
+function listDirs(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(dir, entry.name));
+  } catch {
+    return [];
+  }
+}
+
+function registerCommands(
+  context: vscode.ExtensionContext,
+  sessions: DialogSessionsService,
+  core: WasmCore,
+  log: vscode.LogOutputChannel,
+  trees: ChatMonitorTreeProvider[],
+): void {
+  const summary = (entry: StoredDialog | undefined) => entry ?? null;
+  context.subscriptions.push(
+    vscode.commands.registerCommand(`${CONFIG}.refresh`, async () => {
+      await sessions.refresh();
+      trees.forEach((tree) => tree.refresh());
+    }),
+    vscode.commands.registerCommand(`${CONFIG}.showLog`, () => log.show()),
+    vscode.commands.registerCommand(`${CONFIG}.copyRequest`, async (node?: SecretaryNode) => {
+      if (node?.kind === 'request') {
+        await vscode.env.clipboard.writeText(node.request.text);
+        void vscode.window.setStatusBarMessage(`Copied request #${node.request.index}`, 2000);
+      }
+    }),
+    vscode.commands.registerCommand(`${CONFIG}.copyResponse`, async (node?: SecretaryNode) => {
+      if (node?.kind !== 'request') {
+        return;
+      }
+      try {
+        const bytes = await fs.promises.readFile(node.entry.path);
+        const details = JSON.parse(
+          core.run((_h, m) => m.responseDetails(path.basename(node.entry.path), bytes, node.request.index)),
+        ) as { markdown: string };
+        await vscode.env.clipboard.writeText(details.markdown);
+        void vscode.window.setStatusBarMessage(`Copied response #${node.request.index}`, 2000);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Cannot read the response: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }),
+    vscode.commands.registerCommand(`${CONFIG}.openSessionFile`, async (node?: SecretaryNode) => {
+      const file = node && node.kind !== 'fact' ? node.entry.path : sessions.getCurrentDialog()?.path;
+      if (file) {
+        await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+      }
+    }),
+    // The commands API other extensions call (as the TypeScript extension of this name offers).
+    vscode.commands.registerCommand(`${CONFIG}.api.getStatus`, () => ({
+      ready: sessions.isReady,
+      workspace: sessions.currentWorkspace ?? null,
+      dialogs: sessions.getDialogs().length,
+      currentSessionId: sessions.getCurrentSessionId() ?? null,
+      unreadableFiles: Object.fromEntries(sessions.sync.failures),
+      coreVersion: core.version,
+    })),
+    vscode.commands.registerCommand(`${CONFIG}.api.getCurrentDialog`, () => summary(sessions.getCurrentDialog())),
+    vscode.commands.registerCommand(`${CONFIG}.api.getDialogHistory`, (filter?: HistoryFilter) =>
+      sessions.getDialogHistory(filter ?? {}),
+    ),
+    vscode.commands.registerCommand(`${CONFIG}.api.getSession`, (sessionId: string) =>
+      summary(typeof sessionId === 'string' ? sessions.getSession(sessionId) : undefined),
+    ),
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * The logging surface shared code needs. VS Code's `LogOutputChannel` satisfies it; the CLI and the
+ * MCP server pass a stderr logger, so that shared modules never call `console.log`.
+ */
+export interface Logger {
+  trace(message: string, ...args: unknown[]): void;
+  debug(message: string, ...args: unknown[]): void;
+  info(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+  error(message: string | Error, ...args: unknown[]): void;
+}
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'off'] as const;
+export type LogLevel = (typeof LEVELS)[number];
+
+/** A logger writing `[level] message` lines to stderr at or above `level`. */
+export function stderrLogger(level: LogLevel = 'warn'): Logger {
+  const threshold = LEVELS.indexOf(level);
+  const write = (at: LogLevel) => (message: string | Error, ...args: unknown[]) => {
+    if (LEVELS.indexOf(at) < threshold) {
+      return;
+    }
+    const text = message instanceof Error ? message.message : message;
+    const extra = args.length ? ' ' + args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ') : '';
+    process.stderr.write(`[${at}] ${text}${extra}\n`);
+  };
+  return { trace: write('trace'), debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+}
+
+/** A logger that drops everything (tests). */
+export const silentLogger: Logger = stderrLogger('off');

@@ -1,0 +1,138 @@
+import type { WasmCore } from '../core/wasm';
+import type { Logger } from '../log';
+import { SessionSync, type SessionScope, type SyncReport } from './sessionSync';
+import type { DialogStatus, StoredDialog } from './types';
+
+export interface HistoryFilter {
+  limit?: number;
+  status?: DialogStatus;
+}
+
+export interface DialogSessionsOptions {
+  /** The caller's workspace key: picks the current dialog and scopes the tools. `undefined`:
+   * every workspace. */
+  workspace: string | undefined;
+  debounceMs?: number;
+  /** How long a tool call waits for the first scan before answering "Service temporarily
+   * unavailable". */
+  readyTimeoutMs?: number;
+}
+
+/**
+ * The dialogs the Secretary serves, for every host (VS Code, MCP, CLI). It finds this workspace's
+ * sessions (or all, as the scope says), keeps them fresh through `SessionSync`, and answers
+ * queries from the WASM core, where the parsed sessions live. It imports nothing from `vscode`, so
+ * the MCP server and the CLI use it unchanged.
+ */
+export class DialogSessionsService {
+  readonly sync: SessionSync;
+  private readonly workspace: string | undefined;
+  private readonly readyTimeoutMs: number;
+  private readyFlag = false;
+  private started: Promise<SyncReport> | undefined;
+  private watching: { dispose(): void } | undefined;
+
+  constructor(
+    readonly core: WasmCore,
+    scope: SessionScope,
+    private readonly log: Logger,
+    options: DialogSessionsOptions,
+  ) {
+    this.workspace = options.workspace;
+    this.readyTimeoutMs = options.readyTimeoutMs ?? 10_000;
+    this.sync = new SessionSync(core, scope, log, options.debounceMs ?? 300);
+    core.onDidReset(() => core.run((h) => h.setReady(this.readyFlag)));
+  }
+
+  get currentWorkspace(): string | undefined {
+    return this.workspace;
+  }
+
+  get isReady(): boolean {
+    return this.readyFlag;
+  }
+
+  /** Scans once, marks the service ready, and (with `watch`) keeps watching. */
+  start(watch = true): Promise<SyncReport> {
+    this.started ??= this.sync.sync().then((report) => {
+      this.readyFlag = true;
+      this.core.run((h) => h.setReady(true));
+      if (watch) {
+        this.watching = this.sync.watch();
+      }
+      this.log.info(`chat sessions ready: ${report.files} files in ${report.ms} ms`);
+      return report;
+    });
+    return this.started;
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    return this.sync.onDidChange(listener);
+  }
+
+  /** Reads what changed on disk now (unchanged files cost one `stat`). */
+  refresh(): Promise<SyncReport> {
+    return this.sync.sync();
+  }
+
+  /** Runs a tool of the core and returns its JSON text. Waits (bounded) for the first scan and
+   * reads what changed on disk first, so an agent never gets a stale answer. */
+  async invokeTool(name: string, input: unknown): Promise<string> {
+    await this.whenReady();
+    if (this.readyFlag) {
+      await this.refresh();
+    }
+    return this.core.invoke(name, input, this.workspace);
+  }
+
+  getSession(sessionId: string): StoredDialog | undefined {
+    return parse<StoredDialog | null>(this.core.run((h) => h.dialog(sessionId))) ?? undefined;
+  }
+
+  getCurrentDialog(): StoredDialog | undefined {
+    return parse<StoredDialog | null>(this.core.run((h) => h.currentDialog(this.workspace))) ?? undefined;
+  }
+
+  getCurrentSessionId(): string | undefined {
+    return this.getCurrentDialog()?.dialog.sessionId;
+  }
+
+  /** The dialogs of this workspace (every workspace when it has none), newest first. */
+  getDialogs(): StoredDialog[] {
+    const all = parse<StoredDialog[]>(this.core.run((h) => h.dialogs())) ?? [];
+    return all
+      .filter((entry) => this.workspace === undefined || entry.workspace === this.workspace)
+      .sort((a, b) => (b.dialog.lastActivity ?? 0) - (a.dialog.lastActivity ?? 0));
+  }
+
+  getDialogHistory(filter: HistoryFilter = {}): StoredDialog[] {
+    const dialogs = this.getDialogs().filter((entry) => !filter.status || entry.dialog.status === filter.status);
+    return filter.limit !== undefined && filter.limit >= 0 ? dialogs.slice(0, filter.limit) : dialogs;
+  }
+
+  dispose(): void {
+    this.watching?.dispose();
+    this.sync.stopWatching();
+  }
+
+  private async whenReady(): Promise<void> {
+    if (this.readyFlag) {
+      return;
+    }
+    const started = this.start();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.readyTimeoutMs);
+    });
+    await Promise.race([started.then(() => undefined), timeout]);
+    clearTimeout(timer);
+  }
+}
+
+function parse<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}

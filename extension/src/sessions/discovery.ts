@@ -1,0 +1,185 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { pathToFileURL } from 'url';
+
+/** One chat session file found on disk, with the workspace it belongs to. */
+export interface SessionFile {
+  path: string;
+  /** The workspace key: the folder (or `.code-workspace`) URI from `workspace.json`, else the
+   * storage folder's path; `empty-window` for sessions of windows without a folder. */
+  workspace: string;
+  kind: 'native' | 'transcript' | 'transferred';
+}
+
+/** Where sessions of one workspace live, and the key they are filed under. */
+export interface WorkspaceStorage {
+  dir: string;
+  workspace: string;
+}
+
+export const EMPTY_WINDOW = 'empty-window';
+
+/** VS Code builds whose user-data folders are looked for by default. */
+const PRODUCTS = ['Code', 'Code - Insiders', 'VSCodium', 'VSCodium - Insiders', 'Code - OSS', 'Cursor'];
+
+/**
+ * The default VS Code user-data folders (the folder holding `User/`) for this platform: desktop
+ * builds, VS Code Server and code-server. Only existing ones are returned.
+ */
+export function defaultUserDataDirs(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = os.homedir(),
+): string[] {
+  const candidates: string[] = [];
+  if (platform === 'win32') {
+    const appData = env.APPDATA ?? path.join(home, 'AppData', 'Roaming');
+    candidates.push(...PRODUCTS.map((p) => path.join(appData, p)));
+  } else if (platform === 'darwin') {
+    candidates.push(...PRODUCTS.map((p) => path.join(home, 'Library', 'Application Support', p)));
+  } else {
+    const config = env.XDG_CONFIG_HOME ?? path.join(home, '.config');
+    candidates.push(...PRODUCTS.map((p) => path.join(config, p)));
+  }
+  candidates.push(
+    path.join(home, '.vscode-server', 'data'),
+    path.join(home, '.vscode-server-insiders', 'data'),
+    path.join(home, '.vscode-remote', 'data'),
+    path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'code-server'),
+  );
+  return candidates.filter((dir) => isDir(path.join(dir, 'User')));
+}
+
+/**
+ * The `User` folder for a path given by a person: a user-data folder (holding `User/`), a `User`
+ * folder, or anything below one. `undefined` when the path is none of these.
+ */
+export function userDir(root: string): string | undefined {
+  const abs = path.resolve(root);
+  if (isDir(path.join(abs, 'User', 'workspaceStorage')) || isDir(path.join(abs, 'User', 'globalStorage'))) {
+    return path.join(abs, 'User');
+  }
+  if (isDir(path.join(abs, 'data', 'User'))) {
+    return path.join(abs, 'data', 'User');
+  }
+  if (path.basename(abs) === 'User') {
+    return abs;
+  }
+  return undefined;
+}
+
+/** The workspace key of a `workspaceStorage/<id>` folder, from its `workspace.json`. */
+export function workspaceKey(storageDir: string): string {
+  if (path.basename(storageDir) === 'no-workspace') {
+    return EMPTY_WINDOW;
+  }
+  try {
+    const data = JSON.parse(fs.readFileSync(path.join(storageDir, 'workspace.json'), 'utf8')) as {
+      folder?: unknown;
+      workspace?: unknown;
+      configuration?: unknown;
+    };
+    for (const value of [data.folder, data.workspace, data.configuration]) {
+      if (typeof value === 'string' && value.length > 0) {
+        return value;
+      }
+    }
+  } catch {
+    // No or unreadable workspace.json: fall back to the storage folder itself.
+  }
+  return storageDir;
+}
+
+/** The key a folder path on this machine has in `workspace.json` (`file:///...`). */
+export function folderKey(folder: string): string {
+  return pathToFileURL(path.resolve(folder)).href;
+}
+
+/** Session files of one workspace's storage folder: `chatSessions/` and Copilot transcripts. */
+export function sessionsOfWorkspace(storage: WorkspaceStorage): SessionFile[] {
+  const found: SessionFile[] = [];
+  for (const file of listSessionFiles(path.join(storage.dir, 'chatSessions'))) {
+    found.push({ path: file, workspace: storage.workspace, kind: 'native' });
+  }
+  for (const file of listSessionFiles(path.join(storage.dir, 'GitHub.copilot-chat', 'transcripts'))) {
+    found.push({ path: file, workspace: storage.workspace, kind: 'transcript' });
+  }
+  return found;
+}
+
+/** Every workspace storage folder under a `User` folder. */
+export function workspaceStorages(user: string): WorkspaceStorage[] {
+  const root = path.join(user, 'workspaceStorage');
+  return listDir(root)
+    .map((name) => path.join(root, name))
+    .filter(isDir)
+    .map((dir) => ({ dir, workspace: workspaceKey(dir) }));
+}
+
+/** Every chat session file under a `User` folder: all workspaces, empty windows, transferred. */
+export function sessionsOfUser(user: string): SessionFile[] {
+  const found: SessionFile[] = [];
+  for (const storage of workspaceStorages(user)) {
+    found.push(...sessionsOfWorkspace(storage));
+  }
+  for (const file of listSessionFiles(path.join(user, 'globalStorage', 'emptyWindowChatSessions'))) {
+    found.push({ path: file, workspace: EMPTY_WINDOW, kind: 'native' });
+  }
+  for (const file of listSessionFiles(path.join(user, 'globalStorage', 'transferredChatSessions'))) {
+    found.push({ path: file, workspace: EMPTY_WINDOW, kind: 'transferred' });
+  }
+  return found;
+}
+
+/**
+ * Session files under any folder a person names: a user-data or `User` folder, a
+ * `workspaceStorage/<id>` folder, a `chatSessions` folder, or a folder of exported chats.
+ */
+export function sessionsUnder(root: string): SessionFile[] {
+  const abs = path.resolve(root);
+  const user = userDir(abs);
+  if (user) {
+    return sessionsOfUser(user);
+  }
+  if (path.basename(abs) === 'workspaceStorage') {
+    return workspaceStorages(path.dirname(abs)).flatMap(sessionsOfWorkspace);
+  }
+  if (isDir(path.join(abs, 'chatSessions')) || fs.existsSync(path.join(abs, 'workspace.json'))) {
+    return sessionsOfWorkspace({ dir: abs, workspace: workspaceKey(abs) });
+  }
+  return listSessionFiles(abs).map((file) => ({ path: file, workspace: abs, kind: 'native' as const }));
+}
+
+/** `.json` and `.jsonl` files of a folder, sorted; none when the folder is missing. */
+export function listSessionFiles(dir: string): string[] {
+  return listDir(dir)
+    .filter((name) => name.endsWith('.json') || name.endsWith('.jsonl'))
+    .sort()
+    .map((name) => path.join(dir, name))
+    .filter((file) => isFile(file));
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}

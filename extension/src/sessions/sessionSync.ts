@@ -1,0 +1,220 @@
+import * as fs from 'fs';
+
+import type { WasmCore } from '../core/wasm';
+import type { Logger } from '../log';
+import type { SessionFile } from './discovery';
+
+/** What to read and watch: given by the host (extension scope setting, CLI/MCP flags). */
+export interface SessionScope {
+  /** The session files that exist now. */
+  files(): SessionFile[];
+  /** Folders whose changes may add, change or remove session files. */
+  watchDirs(): string[];
+}
+
+export interface SyncReport {
+  files: number;
+  read: number;
+  skipped: number;
+  failed: number;
+  removed: number;
+  ms: number;
+}
+
+/**
+ * Feeds session files to the core and keeps them fresh. The host's only jobs are here: list,
+ * stat, read bytes. The core decides what to read (`plan`: nothing, the whole file, or only what a
+ * `.jsonl` log appended) and parses it. Freshness comes from `fs.watch` (inotify/FSEvents/
+ * ReadDirectoryChangesW), debounced, never from a polling loop; a sync is also cheap enough to run
+ * before each tool call, since unchanged files cost one `stat`.
+ */
+export class SessionSync {
+  private known = new Map<string, SessionFile>();
+  private readonly errors = new Map<string, string>();
+  private watchers = new Map<string, fs.FSWatcher>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<SyncReport> | undefined;
+  private again = false;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly core: WasmCore,
+    private readonly scope: SessionScope,
+    private readonly log: Logger,
+    private readonly debounceMs = 300,
+  ) {
+    // A trapped core lost its state: feed everything again.
+    core.onDidReset(() => {
+      this.known.clear();
+      void this.sync();
+    });
+  }
+
+  /** Files that could not be read or parsed, with the reason. */
+  get failures(): ReadonlyMap<string, string> {
+    return this.errors;
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Syncs every file of the scope; concurrent calls share one run (and queue one more). */
+  sync(): Promise<SyncReport> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.syncOnce().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        void this.sync();
+      }
+    });
+    return this.running;
+  }
+
+  /** Starts watching the scope's folders. Returns a disposable that stops every watcher. */
+  watch(): { dispose(): void } {
+    this.refreshWatchers();
+    return { dispose: () => this.stopWatching() };
+  }
+
+  stopWatching(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    for (const watcher of this.watchers.values()) {
+      watcher.close();
+    }
+    this.watchers.clear();
+  }
+
+  private async syncOnce(): Promise<SyncReport> {
+    const started = Date.now();
+    const before = this.core.run((h) => h.generation());
+    const report: SyncReport = { files: 0, read: 0, skipped: 0, failed: 0, removed: 0, ms: 0 };
+    const current = new Map<string, SessionFile>();
+    for (const file of this.scope.files()) {
+      current.set(file.path, file);
+    }
+    report.files = current.size;
+    for (const file of current.values()) {
+      const outcome = await this.syncFile(file);
+      report[outcome] += 1;
+    }
+    for (const path of this.known.keys()) {
+      if (!current.has(path)) {
+        this.core.run((h) => h.remove(path));
+        this.errors.delete(path);
+        report.removed += 1;
+      }
+    }
+    this.known = current;
+    if (this.watchers.size > 0) {
+      this.refreshWatchers();
+    }
+    report.ms = Date.now() - started;
+    if (this.core.run((h) => h.generation()) !== before) {
+      for (const listener of [...this.listeners]) {
+        listener();
+      }
+    }
+    this.log.debug(
+      `sessions synced: ${report.files} files, ${report.read} read, ${report.skipped} unchanged, ${report.failed} failed, ${report.removed} removed in ${report.ms} ms`,
+    );
+    return report;
+  }
+
+  private async syncFile(file: SessionFile): Promise<'read' | 'skipped' | 'failed'> {
+    try {
+      const stat = await fs.promises.stat(file.path);
+      let plan = this.core.run((h) => h.plan(file.path, stat.size, stat.mtimeMs));
+      if (plan.kind === 'skip') {
+        return 'skipped';
+      }
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const offset = plan.kind === 'from' ? plan.offset : 0;
+        const bytes = await readFrom(file.path, offset);
+        // The file may have grown since the stat: what was read is the size the core records.
+        const size = offset + bytes.length;
+        const outcome = this.core.run((h) => h.apply(file.path, file.workspace, size, stat.mtimeMs, offset, bytes)) as { needsFullRead?: boolean } | undefined;
+        if (!outcome?.needsFullRead) {
+          break;
+        }
+        plan = { kind: 'full' };
+      }
+      this.errors.delete(file.path);
+      return 'read';
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (this.errors.get(file.path) !== message) {
+        this.log.warn(`cannot read chat session ${file.path}: ${message}`);
+      }
+      this.errors.set(file.path, message);
+      return 'failed';
+    }
+  }
+
+  private refreshWatchers(): void {
+    const wanted = new Set(this.scope.watchDirs());
+    for (const [dir, watcher] of this.watchers) {
+      if (!wanted.has(dir)) {
+        watcher.close();
+        this.watchers.delete(dir);
+      }
+    }
+    for (const dir of wanted) {
+      if (this.watchers.has(dir)) {
+        continue;
+      }
+      try {
+        const watcher = fs.watch(dir, { persistent: false }, () => this.schedule());
+        watcher.on('error', () => {
+          watcher.close();
+          this.watchers.delete(dir);
+        });
+        this.watchers.set(dir, watcher);
+      } catch {
+        // The folder does not exist (yet); its parent is watched and a sync retries.
+      }
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.sync();
+    }, this.debounceMs);
+  }
+}
+
+/** The bytes of `file` from `offset` to its end. */
+async function readFrom(file: string, offset: number): Promise<Uint8Array> {
+  if (offset <= 0) {
+    return fs.promises.readFile(file);
+  }
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const length = Math.max(0, size - offset);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const { bytesRead } = await handle.read(buffer, read, length - read, offset + read);
+      if (bytesRead === 0) {
+        break;
+      }
+      read += bytesRead;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}

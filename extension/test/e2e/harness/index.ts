@@ -1,0 +1,3 @@
+export { test, recordActivation, recordMetric } from './registry';
+export type { TestFn, TestOptions, ActivationRecord } from './registry';
+export { runAll } from './runner';

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+
+import { ROOT, SAMPLES, tempDir } from './helpers';
+
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const WS = '/home/dev/projects/todo-app';
+
+function secretary(...args: string[]) {
+  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+}
+
+test('show --json prints the parsed dialog with 1-based indexes and full texts', () => {
+  const file = path.join(SAMPLES, 'User', 'workspaceStorage', '5f2a9c0e1b7d4e3f8a6b2c1d0e9f8a7b', 'chatSessions', 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f.jsonl');
+  const { code, out } = secretary('show', file, '--json');
+  assert.equal(code, 0);
+  const dialog = JSON.parse(out);
+  assert.equal(dialog.sessionId, 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f');
+  assert.equal(dialog.title, 'Speed up the todo list');
+  assert.deepEqual(
+    dialog.requests.map((r: { index: number }) => r.index),
+    [1, 2],
+  );
+  assert.match(dialog.requests[0].text, /^The todo list is slow with 5,000 items/);
+  assert.equal(typeof dialog.requests[0].timestamp, 'number');
+});
+
+test('sessions --json lists every dialog under a user-data folder', () => {
+  const { code, out } = secretary('sessions', '--storage', SAMPLES, '--json');
+  assert.equal(code, 0);
+  const listing = JSON.parse(out);
+  assert.equal(listing.dialogs.length, 3);
+  const ids = listing.dialogs.map((d: { sessionId: string }) => d.sessionId).sort();
+  assert.deepEqual(ids, [
+    'a1f4c2e0-7b3d-4d9a-9c51-2e8f6b0d3a71',
+    'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f',
+    'e7f6a5b4-c3d2-4e1f-9a8b-7c6d5e4f3a2b',
+  ]);
+  assert.deepEqual(listing.unreadable, []);
+});
+
+test('tool commands print what an agent gets and exit 1 on a failed result', () => {
+  const first = secretary('first', '--storage', SAMPLES, '--workspace', WS, '--json');
+  assert.equal(first.code, 0);
+  assert.equal(JSON.parse(first.out).sessionId, 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f');
+  const tooFar = secretary('request', '9', '--storage', SAMPLES, '--workspace', WS, '--json');
+  assert.equal(tooFar.code, 1);
+  assert.deepEqual(JSON.parse(tooFar.out), { success: false, error: 'Index 9 exceeds total requests (2)' });
+  const word = secretary('request', 'two', '--storage', SAMPLES, '--workspace', WS, '--json');
+  assert.equal(word.code, 1);
+  assert.match(JSON.parse(word.out).error, /whole number/);
+  const legacy = secretary('call', 'copilot_chat_secretary_get_first_request', '{}', '--storage', SAMPLES);
+  assert.equal(legacy.code, 1);
+  assert.match(JSON.parse(legacy.out).error, /renamed to chat_secretary_get_first_request/);
+});
+
+test('bad usage and unreadable files give one clear line', () => {
+  assert.equal(secretary('frobnicate').code, 2);
+  assert.match(secretary('frobnicate').err, /unknown command: frobnicate/);
+  const missing = secretary('show', '/no/such/file.json');
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /cannot read \/no\/such\/file.json: ENOENT/);
+  const temp = tempDir();
+  try {
+    const bad = path.join(temp.dir, 'bad.json');
+    fs.writeFileSync(bad, '{"requests": [ {"message": ');
+    const parsed = secretary('show', bad);
+    assert.equal(parsed.code, 1);
+    assert.ok(parsed.err.startsWith('secretary: '), parsed.err);
+    assert.ok(!parsed.err.includes('    at '), 'no stack trace');
+  } finally {
+    temp.cleanup();
+  }
+  const noStorage = secretary('first', '--storage', '/no/such/dir');
+  assert.equal(noStorage.code, 1);
+  assert.match(noStorage.err, /--storage \/no\/such\/dir: no such folder/);
+});

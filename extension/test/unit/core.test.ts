@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { CoreTrapError, WasmCore } from '../../src/core/wasm';
+import { silentLogger } from '../../src/log';
+import { WASM_DIR } from './helpers';
+
+test('the facade lists every tool with a generated description and schema', () => {
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const tools = JSON.parse(core.run((h) => h.tools())) as { name: string; vscodeName: string; description: string; inputSchema: { required: unknown } }[];
+  const names = tools.map((t) => t.name);
+  for (const name of ['get_first_request', 'get_request', 'list_dialogs', 'search_requests']) {
+    assert.ok(names.includes(name), `${name} missing from ${names.join(', ')}`);
+  }
+  for (const tool of tools) {
+    assert.equal(tool.vscodeName, `chat_secretary_${tool.name}`);
+    assert.ok(tool.description.includes('Use this tool when:'));
+    assert.ok(Array.isArray(tool.inputSchema.required));
+  }
+});
+
+test('dialog tools answer "Service temporarily unavailable" until the sessions are read', () => {
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  assert.deepEqual(JSON.parse(core.invoke('get_first_request', {}, undefined)), {
+    success: false,
+    error: 'Service temporarily unavailable',
+  });
+  core.run((h) => h.setReady(true));
+  assert.deepEqual(JSON.parse(core.invoke('get_first_request', {}, undefined)), {
+    success: false,
+    error: 'No active dialog found',
+  });
+});
+
+test('a trap inside the module is caught, reported, and followed by a fresh instance', () => {
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  let resets = 0;
+  core.onDidReset(() => {
+    resets += 1;
+  });
+  assert.throws(() => core.run((_h, m) => m.debugTrap()), CoreTrapError);
+  assert.equal(resets, 1);
+  assert.equal(core.resetCount, 1);
+  // The fresh instance works (and starts not ready, like any new instance).
+  assert.deepEqual(JSON.parse(core.invoke('get_request', { index: 0 }, undefined)), {
+    success: false,
+    error: 'Index must be 1 or greater',
+  });
+});
+
+test('malformed argument JSON and unknown tools are answered, not thrown', () => {
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const bad = JSON.parse(core.run((h) => h.invoke('get_request', '{index: 1', undefined)));
+  assert.equal(bad.success, false);
+  assert.match(bad.error, /not JSON/);
+  assert.deepEqual(JSON.parse(core.invoke('no_such_tool', {}, undefined)), {
+    success: false,
+    error: 'Tool not found: no_such_tool',
+    error_type: 'not_found',
+  });
+  const renamed = JSON.parse(core.invoke('copilot_chat_secretary_get_request', { index: 1 }, undefined));
+  assert.equal(renamed.error, 'Tool not found: copilot_chat_secretary_get_request. It was renamed to chat_secretary_get_request.');
+});
+
+test('a hostile session file gets a clear error, never a trap', () => {
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const deep = Buffer.from('['.repeat(200_000));
+  assert.throws(() => core.run((_h, m) => m.parseSession('x.json', deep)), (err: Error) => !(err instanceof CoreTrapError));
+  const notUtf8 = Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]);
+  assert.throws(() => core.run((_h, m) => m.parseSession('x.json', notUtf8)), (err: Error) => !(err instanceof CoreTrapError));
+  assert.equal(core.resetCount, 0);
+});

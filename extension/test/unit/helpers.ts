@@ -1,0 +1,27 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+/** The repository root (tests run from out/unit/ after bundling). */
+export const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
+export const WASM_DIR = path.join(ROOT, 'dist', 'wasm');
+export const SAMPLES = path.join(ROOT, 'samples', 'user-data');
+export const SAMPLE_WORKSPACE = 'file:///home/dev/projects/todo-app';
+export const SAMPLE_STORAGE = path.join(SAMPLES, 'User', 'workspaceStorage', '5f2a9c0e1b7d4e3f8a6b2c1d0e9f8a7b');
+
+/** A fresh temporary folder, removed by the returned cleanup. */
+export function tempDir(prefix = 'secretary-test-'): { dir: string; cleanup(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Copies the sample user-data folder into a temporary one tests may change. */
+export function copySamples(): { dir: string; storage: string; cleanup(): void } {
+  const temp = tempDir();
+  fs.cpSync(SAMPLES, temp.dir, { recursive: true });
+  return {
+    dir: temp.dir,
+    storage: path.join(temp.dir, 'User', 'workspaceStorage', path.basename(SAMPLE_STORAGE)),
+    cleanup: temp.cleanup,
+  };
+}

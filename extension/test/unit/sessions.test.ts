@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+
+import { WasmCore } from '../../src/core/wasm';
+import { silentLogger } from '../../src/log';
+import { sessionsUnder } from '../../src/sessions/discovery';
+import { DialogSessionsService } from '../../src/sessions/DialogSessionsService';
+import { SAMPLE_WORKSPACE, WASM_DIR, copySamples } from './helpers';
+
+const JSONL = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';
+const JSON_ID = 'a1f4c2e0-7b3d-4d9a-9c51-2e8f6b0d3a71';
+
+function open(root: string, workspace: string | undefined = SAMPLE_WORKSPACE) {
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const service = new DialogSessionsService(core, { files: () => sessionsUnder(root), watchDirs: () => [] }, silentLogger, {
+    workspace,
+  });
+  return { core, service };
+}
+
+async function call(service: DialogSessionsService, name: string, args: unknown) {
+  return JSON.parse(await service.invokeTool(name, args)) as Record<string, unknown>;
+}
+
+test('the current dialog is the most recently active one of the workspace', async () => {
+  const samples = copySamples();
+  try {
+    const { service } = open(samples.dir);
+    await service.start(false);
+    assert.equal(service.getCurrentSessionId(), JSONL);
+    const first = await call(service, 'get_first_request', {});
+    assert.equal(first.success, true);
+    assert.equal(first.sessionId, JSONL);
+    assert.equal(first.requestsCount, 2);
+    assert.equal(String(first.firstRequest).length <= 80, true);
+    const full = await call(service, 'get_request', { index: 1, sessionId: JSON_ID });
+    assert.equal(full.request, 'Add a dark mode toggle to the settings page of the todo app.\nIt must remember the choice in localStorage and follow the OS preference on first visit.');
+    assert.equal(full.totalRequests, 3);
+    assert.deepEqual(await call(service, 'get_request', { index: 10, sessionId: JSON_ID }), {
+      success: false,
+      error: 'Index 10 exceeds total requests (3)',
+    });
+  } finally {
+    samples.cleanup();
+  }
+});
+
+test('an appended .jsonl line shows up in the next call, reading only the new bytes', async () => {
+  const samples = copySamples();
+  try {
+    const { core, service } = open(samples.dir);
+    await service.start(false);
+    const file = path.join(samples.storage, 'chatSessions', `${JSONL}.jsonl`);
+    const before = fs.statSync(file).size;
+    const line = JSON.stringify({
+      kind: 2,
+      k: ['requests'],
+      v: [{ requestId: 'r3', timestamp: 1760530000000, message: { text: 'Third request: add a search box.', parts: [] }, response: [] }],
+    });
+    fs.appendFileSync(file, line + '\n');
+    const stat = fs.statSync(file);
+    const plan = core.run((h) => h.plan(file, stat.size, stat.mtimeMs));
+    assert.equal(plan.kind, 'from');
+    assert.ok(plan.kind === 'from' && plan.offset <= before && plan.offset > 0, JSON.stringify(plan));
+    const third = await call(service, 'get_request', { index: 3 });
+    assert.equal(third.request, 'Third request: add a search box.');
+    assert.equal(third.totalRequests, 3);
+  } finally {
+    samples.cleanup();
+  }
+});
+
+test('a removed session file is known but unavailable; a broken one hides nothing else', async () => {
+  const samples = copySamples();
+  try {
+    const { service } = open(samples.dir);
+    await service.start(false);
+    fs.writeFileSync(path.join(samples.storage, 'chatSessions', 'broken.json'), '{"version": 3, "requests": [');
+    fs.rmSync(path.join(samples.storage, 'chatSessions', `${JSON_ID}.json`));
+    assert.deepEqual(await call(service, 'get_request', { index: 1, sessionId: JSON_ID }), {
+      success: false,
+      error: 'Chat data not available for session',
+    });
+    assert.ok([...service.sync.failures.keys()].some((p) => p.endsWith('broken.json')));
+    const current = await call(service, 'get_first_request', {});
+    assert.equal(current.sessionId, JSONL);
+    assert.deepEqual(await call(service, 'get_first_request', { sessionId: 'nope' }), {
+      success: false,
+      error: 'Session not found: nope',
+    });
+  } finally {
+    samples.cleanup();
+  }
+});
+
+test('search_requests ranks the request that matches and returns a snippet', async () => {
+  const samples = copySamples();
+  try {
+    const { service } = open(samples.dir);
+    await service.start(false);
+    const found = await call(service, 'search_requests', { query: 'playwright reload' });
+    const results = found.results as { sessionId: string; index: number; snippet: string }[];
+    assert.equal(results[0].sessionId, JSON_ID);
+    assert.equal(results[0].index, 3);
+    assert.match(results[0].snippet, /Playwright/);
+    assert.deepEqual(await call(service, 'search_requests', { query: '   ' }), { success: false, error: 'Query must not be empty' });
+  } finally {
+    samples.cleanup();
+  }
+});
+
+test('the watcher picks up a new session file without polling', async () => {
+  const samples = copySamples();
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const service = new DialogSessionsService(
+    core,
+    { files: () => sessionsUnder(samples.dir), watchDirs: () => [path.join(samples.storage, 'chatSessions')] },
+    silentLogger,
+    { workspace: SAMPLE_WORKSPACE, debounceMs: 50 },
+  );
+  try {
+    await service.start(true);
+    const arrived = new Promise<void>((resolve) => service.onDidChange(resolve));
+    const id = 'f0000000-0000-4000-8000-000000000001';
+    fs.writeFileSync(
+      path.join(samples.storage, 'chatSessions', `${id}.json`),
+      JSON.stringify({ version: 3, sessionId: id, creationDate: Date.now(), requests: [{ message: { text: 'fresh' }, timestamp: Date.now() }] }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      arrived,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no change seen in 5 s')), 5000);
+      }),
+    ]);
+    clearTimeout(timer);
+    assert.equal(service.getCurrentSessionId(), id);
+  } finally {
+    service.dispose();
+    samples.cleanup();
+  }
+});

@@ -1,0 +1,35 @@
+// Bundles the TypeScript entries with esbuild. The WASM glue stays outside the bundles (it is
+// loaded at run time from dist/wasm so that a trapped instance can be replaced by a fresh one).
+import { build } from 'esbuild';
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
+const unitDir = 'extension/test/unit';
+const unitTests = existsSync(unitDir)
+  ? readdirSync(unitDir).filter((f) => f.endsWith('.test.ts')).map((f) => join(unitDir, f))
+  : [];
+
+await Promise.all([
+  build({ ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'dist/extension.js', minify: true }),
+  build({
+    ...common,
+    entryPoints: ['extension/src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    minify: true,
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  existsSync('extension/test/e2e/index.ts') &&
+    build({ ...common, entryPoints: ['extension/test/e2e/index.ts'], outfile: 'out/e2e/index.js' }),
+  unitTests.length > 0 && build({ ...common, entryPoints: unitTests, outdir: 'out/unit' }),
+  build({ ...common, entryPoints: ['extension/bench/scan.ts'], outfile: 'out/bench/scan.js' }),
+]);
