@@ -7,7 +7,7 @@
 // Prints a markdown table to stdout. Machines are noisy: every figure is the median of several
 // runs, and the baseline runs alternately with the core so both see the same noise.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync, appendFileSync, copyFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, appendFileSync, copyFileSync, writeFileSync, mkdirSync, rmSync, openSync, readSync, closeSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
@@ -136,8 +136,12 @@ for (const original of logs) {
     st = statSync(tmp);
     const plan = handle.plan(tmp, st.size, st.mtimeMs);
     const offset = plan.kind === 'from' ? plan.offset : 0;
-    const fd = readFileSync(tmp).subarray(offset); // simple and honest: a real host reads only the tail
-    handle.apply(tmp, undefined, st.size, st.mtimeMs, offset, fd);
+    // Read only the tail, as the host does (extension/src/sessions/sessionSync.ts readFrom).
+    const tail = Buffer.alloc(st.size - offset);
+    const fd = openSync(tmp, 'r');
+    readSync(fd, tail, 0, tail.length, offset);
+    closeSync(fd);
+    handle.apply(tmp, undefined, st.size, st.mtimeMs, offset, tail);
     tAppend.push(performance.now() - t);
     if (plan.kind !== 'from') {
       process.stderr.write(`warning: plan for an appended log was ${plan.kind}\n`);

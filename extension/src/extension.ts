@@ -3,6 +3,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { WasmCore } from './core/wasm';
+import { vscodeHost } from './host/vscodeHost';
 import {
   EMPTY_WINDOW,
   listSessionFiles,
@@ -15,8 +16,10 @@ import {
 import { DialogSessionsService, type HistoryFilter } from './sessions/DialogSessionsService';
 import type { SessionScope } from './sessions/sessionSync';
 import type { StoredDialog } from './sessions/types';
-import { CoreTool, type ToolListing } from './tools/CoreTool';
+import { OWN_PREFIX, ToolCatalogSync } from './tools/catalogSync';
+import { CoreTool, ToolCallTool, type ToolListing } from './tools/CoreTool';
 import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/ChatMonitorTreeProvider';
+import { registerMcpServerProvider } from './mcp/provider';
 
 const CONFIG = 'copilotChatSecretary';
 
@@ -28,6 +31,9 @@ export interface SecretaryApi {
   /** This workspace's `workspaceStorage/<id>` folder, where VS Code keeps its chat sessions. */
   workspaceStorageDir: string | undefined;
   activationMs: number;
+  /** The MCP server definition provider offered to VS Code (`undefined` without the MCP API). */
+  mcpProvider: ReturnType<typeof registerMcpServerProvider>;
+  trees: { monitor: ChatMonitorTreeProvider; dialogs: ChatMonitorTreeProvider };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SecretaryApi> {
@@ -39,6 +45,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   const config = vscode.workspace.getConfiguration(CONFIG);
   const workspaceStorageDir = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
   const userDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
+  // Tools that need files (flags, content) ask the core's host bridge; example tools by setting.
+  core.setHost(vscodeHost(context));
+  core.setIncludeExamples(config.get<boolean>('includeExampleTools', false));
   const { scope, workspace } = buildScope(config, userDir, workspaceStorageDir);
   const sessions = new DialogSessionsService(core, scope, log, {
     workspace,
@@ -55,15 +64,36 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     vscode.window.registerTreeDataProvider('copilotChatSecretary.dialogs', dialogs),
   );
 
+  // Discovery: our own tools under their VS Code names, the others from vscode.lm.tools.
+  const legacyPrefixes = config.get<string[]>('legacyToolPrefixes', []).filter((p) => typeof p === 'string' && p);
+  const configureCatalog = () => core.run((h) => h.configureTools(OWN_PREFIX, legacyPrefixes));
+  configureCatalog();
+  const catalog = new ToolCatalogSync(core, log);
+  context.subscriptions.push(
+    core.onDidReset(() => {
+      configureCatalog();
+      catalog.invalidate();
+    }),
+  );
+
+  // Every own tool is registered, deferred ones too: until loaded with tool_load, the core
+  // answers them with how to load them.
   const tools = JSON.parse(core.run((h) => h.tools())) as ToolListing[];
-  for (const listing of tools.filter((t) => !t.deferred)) {
-    context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, new CoreTool(listing, monitor, sessions, log)));
+  for (const listing of tools) {
+    const ToolClass = listing.name === 'tool_call' ? ToolCallTool : CoreTool;
+    context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, new ToolClass(listing, monitor, sessions, log, catalog)));
     log.info(`MCP tool registered: ${listing.vscodeName}`);
   }
 
   registerCommands(context, sessions, core, log, [monitor, dialogs]);
+  const mcpProvider = registerMcpServerProvider(context, { userDir, workspaceStorageDir }, log);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`${CONFIG}.includeExampleTools`)) {
+        void vscode.window
+          .showInformationMessage('Copilot Chat Secretary: reload the window to add or remove the example tools.', 'Reload')
+          .then((choice) => choice && vscode.commands.executeCommand('workbench.action.reloadWindow'));
+      }
       if (event.affectsConfiguration(`${CONFIG}.scope`) || event.affectsConfiguration(`${CONFIG}.extraStorageRoots`)) {
         void vscode.window
           .showInformationMessage('Copilot Chat Secretary: reload the window to apply the new session scope.', 'Reload')
@@ -83,7 +113,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
 
   const activationMs = performance.now() - started;
   log.info(`Copilot Chat Secretary ${core.version} activated in ${activationMs.toFixed(1)} ms (workspace: ${workspace ?? 'all'})`);
-  return { core, sessions, tools, workspaceStorageDir, activationMs };
+  return { core, sessions, tools, workspaceStorageDir, activationMs, mcpProvider, trees: { monitor, dialogs } };
 }
 
 export function deactivate(): void {

@@ -3,7 +3,8 @@
 //! ```text
 //! cargo run --release -p secretary-core --example eval_retrieval -- \
 //!     --catalog ../shared/fixtures/tool-retrieval/metatool-catalog.json \
-//!     --queries ../shared/fixtures/tool-retrieval/metatool-dev-queries.csv [--split-check] [--timing]
+//!     --queries ../shared/fixtures/tool-retrieval/metatool-dev-queries.csv \
+//!     [--split-check] [--timing]
 //! ```
 //!
 //! * default: recall@1, recall@5 and MRR@10 over all queries;
@@ -275,9 +276,10 @@ fn tune(docs: &[Document], queries: &[(String, usize)], base: &SearchOptions) {
         results.len()
     );
     for (metrics, options) in results.iter().take(8) {
-        let index = Index::with_options(docs, options.clone());
+        let on_b = evaluate(&Index::with_options(docs, options.clone()), &half_b);
         println!(
-            "  k1 {:.1} b {:.2} name {:.0} prefix {:.1} idf^{:.1} | A r@5 {:.4} mrr {:.4} | B r@1 {:.4} r@5 {:.4} mrr {:.4}",
+            "  k1 {:.1} b {:.2} name {:.0} prefix {:.1} idf^{:.1} | A r@5 {:.4} mrr {:.4} \
+             | B r@1 {:.4} r@5 {:.4} mrr {:.4}",
             options.k1,
             options.b,
             options.name_weight,
@@ -285,9 +287,9 @@ fn tune(docs: &[Document], queries: &[(String, usize)], base: &SearchOptions) {
             options.idf_power,
             metrics.recall_at_5,
             metrics.mrr_at_10,
-            evaluate(&index, &half_b).recall_at_1,
-            evaluate(&index, &half_b).recall_at_5,
-            evaluate(&index, &half_b).mrr_at_10,
+            on_b.recall_at_1,
+            on_b.recall_at_5,
+            on_b.mrr_at_10,
         );
     }
     let index = Index::with_options(docs, SearchOptions::default());

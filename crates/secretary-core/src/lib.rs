@@ -5,7 +5,16 @@
 //! [`search`], validates tool arguments, runs the [`tools`] and formats their results. Nothing in
 //! here knows about wasm or JavaScript, so it is tested with plain `cargo test`.
 
+// `ToolResult` is the failure a tool answers (`Result<_, ToolResult>` with `try_tool!`): built at
+// most once per call, so its size does not matter.
+#![allow(clippy::result_large_err)]
+
+pub mod catalog;
+pub mod content;
+pub mod flags;
+pub mod glob;
 pub mod history;
+pub mod host;
 pub mod search;
 pub mod session;
 pub mod text;

@@ -358,3 +358,31 @@ fn legacy_names_answer_with_the_new_name() {
         "Second"
     );
 }
+
+#[test]
+fn an_empty_session_newer_than_a_real_dialog_is_not_current() {
+    // VS Code writes an empty session file as soon as a chat view opens.
+    let mut store = store();
+    add(
+        &mut store,
+        "/s/fresh.json",
+        WS,
+        &session("fresh", 9_999_999_999_999, vec![]),
+    );
+    assert_eq!(
+        call(&store, "get_first_request", json!({}))["sessionId"],
+        "new"
+    );
+    // With no dialog that has requests, the empty one is current and says so.
+    let mut only_empty = SessionStore::new();
+    add(
+        &mut only_empty,
+        "/s/fresh.json",
+        WS,
+        &session("fresh", 1, vec![]),
+    );
+    assert_eq!(
+        call(&only_empty, "get_first_request", json!({})),
+        error("First request not available")
+    );
+}

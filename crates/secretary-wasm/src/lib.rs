@@ -3,9 +3,12 @@
 //! Nothing here decides anything: every rule lives in the core, so that the VS Code extension,
 //! the MCP server and the CLI (all JavaScript hosts loading this module) answer alike.
 
+mod host;
+
+use secretary_core::catalog::{Catalog, CatalogTool};
 use secretary_core::history::HistoryCache;
 use secretary_core::session::{self, FileMeta, SessionStore};
-use secretary_core::tooling::{self, ToolContext};
+use secretary_core::tooling::{self, ToolContext, VSCODE_PREFIX};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -18,6 +21,10 @@ pub struct Secretary {
     ready: bool,
     /// The request search index, rebuilt only when the sessions change.
     history: HistoryCache,
+    /// Every tool the agent could use, for discovery.
+    catalog: Catalog,
+    /// Whether this host offers the example tools (`setIncludeExamples`).
+    include_examples: bool,
 }
 
 impl Default for Secretary {
@@ -34,7 +41,48 @@ impl Secretary {
             store: SessionStore::new(),
             ready: false,
             history: HistoryCache::new(),
+            catalog: Catalog::new(VSCODE_PREFIX, Vec::new(), &[]),
+            include_examples: false,
         }
+    }
+
+    /// Offers (or hides) the example tools, as the host's setting says
+    /// (`copilotChatSecretary.includeExampleTools`, `MCP_INCLUDE_EXAMPLE_TOOLS`).
+    #[wasm_bindgen(js_name = setIncludeExamples)]
+    pub fn set_include_examples(&mut self, include: bool) {
+        self.include_examples = include;
+    }
+
+    /// Names the host gives the Secretary's own tools (`chat_secretary_` in VS Code, the
+    /// `MCP_TOOL_PREFIX` form over MCP) and old prefixes to answer with a rename. Resets the
+    /// catalog's external tools and active set.
+    #[wasm_bindgen(js_name = configureTools)]
+    pub fn configure_tools(&mut self, own_prefix: &str, legacy_prefixes: Vec<String>) {
+        self.catalog = Catalog::new(own_prefix, Vec::new(), &legacy_prefixes);
+    }
+
+    /// The host's other tools (`[{name, description, inputSchema?, tags?, source?, ...}]`), for
+    /// discovery. Loaded tools stay loaded when they are still present.
+    #[wasm_bindgen(js_name = setExternalTools)]
+    pub fn set_external_tools(&mut self, tools_json: &str) -> Result<(), JsError> {
+        let tools: Vec<CatalogTool> = serde_json::from_str(tools_json).map_err(into_error)?;
+        self.catalog = self.catalog.with_external(tools);
+        Ok(())
+    }
+
+    /// The catalog with each tool's active flag, as JSON text.
+    #[wasm_bindgen(js_name = catalogTools)]
+    pub fn catalog_tools(&self) -> String {
+        let tools: Vec<CatalogTool> = self
+            .catalog
+            .tools()
+            .iter()
+            .map(|tool| CatalogTool {
+                active: self.catalog.is_active(&tool.name),
+                ..tool.clone()
+            })
+            .collect();
+        serde_json::to_string(&tools).unwrap_or_else(|_| "[]".into())
     }
 
     /// Marks the sessions service ready (or not).
@@ -83,7 +131,15 @@ impl Secretary {
     }
 
     /// Runs a tool. Always returns the JSON text of a tool result, success or failure.
-    pub fn invoke(&self, name: &str, args_json: &str, workspace: Option<String>) -> String {
+    /// `host` is the optional I/O bridge (see `host.rs`); without it, tools that need files answer
+    /// that this host offers no file access.
+    pub fn invoke(
+        &self,
+        name: &str,
+        args_json: &str,
+        workspace: Option<String>,
+        host: JsValue,
+    ) -> String {
         let args = match serde_json::from_str(if args_json.trim().is_empty() {
             "{}"
         } else {
@@ -99,13 +155,21 @@ impl Secretary {
             }
         };
         let sessions = self.ready.then_some(&self.store);
-        let ctx = ToolContext::new(sessions, workspace.as_deref()).with_history(&self.history);
+        let ctx = ToolContext::new(sessions, workspace.as_deref())
+            .with_history(&self.history)
+            .with_catalog(&self.catalog)
+            .with_examples(self.include_examples);
+        let bridge = host::JsHost::from_js(host);
+        let ctx = match &bridge {
+            Some(bridge) => ctx.with_host(bridge),
+            None => ctx,
+        };
         tooling::invoke(name, &args, &ctx).to_json()
     }
 
     /// Every tool's name, schema and generated description, as JSON text.
     pub fn tools(&self) -> String {
-        tooling::listing().to_string()
+        tooling::listing_for(self.include_examples).to_string()
     }
 
     /// Every known dialog (with path, workspace and availability), as JSON text.
@@ -125,6 +189,72 @@ impl Secretary {
         serde_json::to_string(&self.store.current(workspace.as_deref()))
             .unwrap_or_else(|_| "null".into())
     }
+}
+
+/// A standalone tool index over a catalog file, for evaluating the search outside VS Code
+/// (`secretary find-tools --catalog`): thousands of queries run against one index.
+#[wasm_bindgen]
+pub struct ToolIndex {
+    catalog: Catalog,
+}
+
+#[wasm_bindgen]
+impl ToolIndex {
+    /// Builds the index over `[{name, description, inputSchema?, tags?}]` (no Secretary tools).
+    #[wasm_bindgen(constructor)]
+    pub fn new(catalog_json: &str) -> Result<ToolIndex, JsError> {
+        let tools: Vec<CatalogTool> = serde_json::from_str(catalog_json).map_err(into_error)?;
+        Ok(ToolIndex {
+            catalog: Catalog::external_only(tools),
+        })
+    }
+
+    /// `[{"name", "score"}]`, best first, as JSON text.
+    pub fn search(&self, query: &str, limit: usize) -> String {
+        let hits: Vec<serde_json::Value> = self
+            .catalog
+            .search(query, limit)
+            .into_iter()
+            .map(|(hit, tool)| serde_json::json!({ "name": tool.name, "score": hit.score }))
+            .collect();
+        serde_json::to_string(&hits).unwrap_or_else(|_| "[]".into())
+    }
+
+    pub fn size(&self) -> usize {
+        self.catalog.len()
+    }
+}
+
+/// The name an MCP host gives a tool: `prefix` as `MCP_TOOL_PREFIX` (`undefined`: the default
+/// `secretary`; `""`: none), joined with `_`; `overrides_json` maps plain names to their own prefix
+/// (`{"get_request": ""}` disables it for that tool). `"{}"` or `""` for none.
+#[wasm_bindgen(js_name = toolName)]
+pub fn tool_name(
+    prefix: Option<String>,
+    overrides_json: &str,
+    plain: &str,
+) -> Result<String, JsError> {
+    let overrides = parse_overrides(overrides_json)?;
+    Ok(tooling::host_name(prefix.as_deref(), &overrides, plain))
+}
+
+/// The plain name of the tool an MCP host calls `name` (the reverse of `toolName`), or
+/// `undefined`.
+#[wasm_bindgen(js_name = toolPlainName)]
+pub fn tool_plain_name(
+    prefix: Option<String>,
+    overrides_json: &str,
+    name: &str,
+) -> Result<Option<String>, JsError> {
+    let overrides = parse_overrides(overrides_json)?;
+    Ok(tooling::plain_name(prefix.as_deref(), &overrides, name).map(str::to_string))
+}
+
+fn parse_overrides(json: &str) -> Result<std::collections::BTreeMap<String, String>, JsError> {
+    if json.trim().is_empty() {
+        return Ok(Default::default());
+    }
+    serde_json::from_str(json).map_err(|err| JsError::new(&format!("tool prefix overrides: {err}")))
 }
 
 /// Parses one session file without keeping it (the CLI's `show`).

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { WasmCore } from '../core/wasm';
+import { standaloneHost } from '../host/nodeHost';
 import { stderrLogger, type Logger } from '../log';
 import { defaultUserDataDirs, folderKey, sessionsUnder, type SessionFile } from '../sessions/discovery';
 import { DialogSessionsService } from '../sessions/DialogSessionsService';
@@ -20,6 +21,11 @@ Usage:
   secretary search <words> [--limit <n>]        search past requests
   secretary tools [--json]                      the tools agents can call
   secretary call <tool> [<json arguments>]      call any tool by name, as an agent would
+  secretary mcp [--storage <dir>] [--workspace <dir>]
+                                                serve the tools over MCP on stdin/stdout (see README)
+  secretary find-tools <query> --catalog <file> [--limit <n>] [--json] [--stdin]
+                                                rank a catalog [{name, description, inputSchema?, tags?}];
+                                                --stdin: one query per line in, one JSON line out
 
 Options:
   --storage <dir>     a VS Code user-data folder (or User/, workspaceStorage/<id>/, chatSessions/);
@@ -27,6 +33,8 @@ Options:
   --workspace <dir>   the workspace whose dialogs count as current (default: the current folder
                       when VS Code has sessions for it, else every workspace)
   --all               every workspace, whatever the current folder
+  --state-dir <dir>   where flags are kept (default: $SECRETARY_STATE_DIR, else ~/.local/state/
+                      copilot-chat-secretary or the platform's equivalent); content is read from --workspace
   --json              machine-readable output (stable; see README)
   --verbose           log what is read to stderr
   -h, --help          this help
@@ -44,6 +52,9 @@ export async function main(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         storage: { type: 'string', multiple: true },
+        'state-dir': { type: 'string' },
+        catalog: { type: 'string' },
+        stdin: { type: 'boolean' },
         workspace: { type: 'string' },
         session: { type: 'string' },
         limit: { type: 'string' },
@@ -69,6 +80,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${core.version}\n`);
     return 0;
   }
+  // Flags and content (also for `mcp`): the core's I/O bridge over the workspace folder and the
+  // state folder (--state-dir, else SECRETARY_STATE_DIR, else the platform's state folder).
+  core.setHost(standaloneHost({ workspaceFolder: path.resolve(values.workspace ?? process.cwd()), stateDir: values['state-dir'] }));
+  core.setIncludeExamples(/^(1|true|yes)$/i.test(process.env.MCP_INCLUDE_EXAMPLE_TOOLS ?? ''));
   const [command, ...rest] = positionals;
   const json = Boolean(values.json);
   try {
@@ -110,6 +125,12 @@ export async function main(argv: string[]): Promise<number> {
       case 'search': {
         const query = rest.join(' ');
         return await callTool(core, log, values, 'search_requests', withSession({ query, ...limitArg(values.limit) }, values.session), json);
+      }
+      case 'find-tools':
+        return await findTools(core, rest.join(' '), values.catalog, values.limit, json, Boolean(values.stdin));
+      case 'mcp': {
+        const { runMcpServer } = await import('../mcp/stdio');
+        return await runMcpServer(core, log, values);
       }
       case 'call': {
         const [name, argsText] = rest;
@@ -243,6 +264,62 @@ async function openService(core: WasmCore, log: Logger, options: CommonOptions):
   const service = new DialogSessionsService(core, { files, watchDirs: () => [] }, log, { workspace });
   await service.start(false);
   return service;
+}
+
+/** Ranks a catalog file's tools for a query, or for every line of stdin (one index, many
+ * queries: how the search is evaluated outside VS Code). */
+async function findTools(
+  core: WasmCore,
+  query: string,
+  catalogFile: string | undefined,
+  limitText: string | undefined,
+  json: boolean,
+  stdin: boolean,
+): Promise<number> {
+  if (!catalogFile) {
+    throw new UsageError('find-tools needs --catalog <file.json>, a JSON array of {name, description}');
+  }
+  let text: string;
+  try {
+    text = fs.readFileSync(catalogFile, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const limit = limitArg(limitText).limit ?? 10;
+  if (limit < 1) {
+    throw new UsageError('--limit must be 1 or greater');
+  }
+  const index = core.run((_h, m) => new m.ToolIndex(text));
+  try {
+    if (stdin) {
+      const readline = await import('readline');
+      const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+      for await (const line of lines) {
+        const q = line.trim();
+        if (!q) {
+          continue;
+        }
+        process.stdout.write(`${JSON.stringify({ query: q, results: JSON.parse(index.search(q, limit)) })}\n`);
+      }
+      return 0;
+    }
+    if (!query.trim()) {
+      throw new UsageError('find-tools needs a query, e.g. `secretary find-tools "convert currency" --catalog tools.json`');
+    }
+    const results = JSON.parse(index.search(query, limit)) as { name: string; score: number }[];
+    if (json) {
+      print(JSON.stringify({ query, results }, null, 2));
+    } else if (results.length === 0) {
+      print('No matching tools.');
+    } else {
+      for (const result of results) {
+        print(`${result.score.toFixed(3).padStart(8)}  ${result.name}`);
+      }
+    }
+    return 0;
+  } finally {
+    index.free();
+  }
 }
 
 function withSession<T extends object>(args: T, session: string | undefined): T & { sessionId?: string } {

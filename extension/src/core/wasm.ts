@@ -1,5 +1,6 @@
 import * as path from 'path';
 
+import type { HostBridge } from '../host/bridge';
 import type { Logger } from '../log';
 
 /** What the plan for a file says to read (see `SessionStore::plan` in the core). */
@@ -12,8 +13,13 @@ export interface SecretaryHandle {
   apply(path: string, workspace: string | undefined, size: number, mtimeMs: number, offset: number, bytes: Uint8Array): unknown;
   remove(path: string): void;
   generation(): number;
-  invoke(name: string, argsJson: string, workspace: string | undefined): string;
+  /** `host`: the optional I/O bridge for tools that need files (flags, content). */
+  invoke(name: string, argsJson: string, workspace: string | undefined, host?: HostBridge): string;
+  setIncludeExamples(include: boolean): void;
   tools(): string;
+  configureTools(ownPrefix: string, legacyPrefixes: string[]): void;
+  setExternalTools(toolsJson: string): void;
+  catalogTools(): string;
   dialogs(): string;
   dialog(sessionId: string): string;
   currentDialog(workspace: string | undefined): string;
@@ -21,11 +27,23 @@ export interface SecretaryHandle {
 }
 
 /** The wasm-bindgen module's exports. */
+/** A standalone tool index (`secretary find-tools`). */
+export interface ToolIndexHandle {
+  search(query: string, limit: number): string;
+  size(): number;
+  free(): void;
+}
+
 export interface WasmExports {
   Secretary: new () => SecretaryHandle;
+  ToolIndex: new (catalogJson: string) => ToolIndexHandle;
   parseSession(fileName: string, bytes: Uint8Array): string;
   responseDetails(fileName: string, bytes: Uint8Array, index: number): string;
   languageModelTools(): string;
+  /** The MCP name of a tool (`MCP_TOOL_PREFIX` semantics; `undefined` prefix: `secretary`). */
+  toolName(prefix: string | undefined, overridesJson: string, plain: string): string;
+  /** The plain name of the tool an MCP host calls `name`, or `undefined`. */
+  toolPlainName(prefix: string | undefined, overridesJson: string, name: string): string | undefined;
   version(): string;
   debugTrap(): void;
 }
@@ -54,6 +72,8 @@ export class WasmCore {
   private handle!: SecretaryHandle;
   private readonly resetListeners = new Set<() => void>();
   private resets = 0;
+  private host: HostBridge | undefined;
+  private includeExamples = false;
 
   constructor(
     private readonly wasmDir: string,
@@ -104,7 +124,19 @@ export class WasmCore {
   }
 
   invoke(name: string, args: unknown, workspace: string | undefined): string {
-    return this.run((handle) => handle.invoke(name, JSON.stringify(args ?? {}), workspace));
+    return this.run((handle) => handle.invoke(name, JSON.stringify(args ?? {}), workspace, this.host));
+  }
+
+  /** The I/O bridge every `invoke` passes to the core (`undefined`: tools that need files answer
+   * that this host offers no file access). */
+  setHost(host: HostBridge | undefined): void {
+    this.host = host;
+  }
+
+  /** Offers (or hides) the example tools; kept across re-instantiation. */
+  setIncludeExamples(include: boolean): void {
+    this.includeExamples = include;
+    this.handle.setIncludeExamples(include);
   }
 
   private load(): void {
@@ -116,5 +148,8 @@ export class WasmCore {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     this.exports = require(resolved) as WasmExports;
     this.handle = new this.exports.Secretary();
+    if (this.includeExamples) {
+      this.handle.setIncludeExamples(true);
+    }
   }
 }

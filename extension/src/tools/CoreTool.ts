@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import type { Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import type { ChatMonitorTreeProvider } from '../tree/ChatMonitorTreeProvider';
+import type { ToolCatalogSync } from './catalogSync';
 import { Tool } from './Tool';
+import { confirmationFor, type ConsentListing } from './toolLogging';
 
 /** A tool's entry in the core's listing (`Secretary.tools()`). */
 export interface ToolListing {
@@ -17,32 +19,82 @@ export interface ToolListing {
   tags: string[];
   deferred: boolean;
   destructive: boolean;
+  /** Example tools are listed only when the host includes them. */
+  example?: boolean;
+  /** The literal a destructive tool requires, and why (`null` for other tools). */
+  consent?: ConsentListing | null;
   invocationMessage: string;
 }
 
 /**
- * A tool whose logic lives entirely in the WASM core: the host adds only freshness (the sessions
- * service syncs changed files first) and the VS Code result wrapping of `Tool`.
+ * A tool whose logic lives entirely in the WASM core: the host adds only freshness (changed
+ * session files are read first; discovery tools see the current `vscode.lm.tools`) and the
+ * VS Code result wrapping of `Tool`.
  */
 export class CoreTool extends Tool {
   constructor(
-    private readonly listing: ToolListing,
+    protected readonly listing: ToolListing,
     tree: ChatMonitorTreeProvider,
     sessions: DialogSessionsService,
     log: Logger,
+    protected readonly catalog: ToolCatalogSync,
   ) {
     super(listing.vscodeName, tree, sessions, log);
   }
 
-  protected override async call(input: Record<string, unknown>, token: vscode.CancellationToken): Promise<string> {
+  protected override async call(
+    input: Record<string, unknown>,
+    token: vscode.CancellationToken,
+    _options?: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
+  ): Promise<string | vscode.LanguageModelToolResult> {
     if (token.isCancellationRequested) {
       throw new Error('Canceled');
     }
+    this.catalog.refresh();
     return this.sessions.invokeTool(this.listing.name, input);
+  }
+
+  /** Destructive tools also ask the user (`confirmationMessages`), on top of the core's literal. */
+  override prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>,
+  ): vscode.PreparedToolInvocation {
+    const prepared = super.prepareInvocation(options);
+    const confirmation = confirmationFor(this.listing);
+    return confirmation
+      ? { ...prepared, confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) } }
+      : prepared;
   }
 
   protected override invocationMessage(input: Record<string, unknown>): string {
     const index = typeof input?.index === 'number' ? ` #${input.index}` : '';
     return `${this.listing.invocationMessage}${index}`;
+  }
+}
+
+/**
+ * `tool_call`: the core validates the call (the tool must be known, external and loaded); this
+ * host then runs it with `vscode.lm.invokeTool` and the caller's invocation token, so the tool's
+ * own confirmation is shown, and passes its result through unchanged.
+ */
+export class ToolCallTool extends CoreTool {
+  protected override async call(
+    input: Record<string, unknown>,
+    token: vscode.CancellationToken,
+    options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
+  ): Promise<string | vscode.LanguageModelToolResult> {
+    const text = await super.call(input, token);
+    if (typeof text !== 'string') {
+      return text;
+    }
+    const verdict = JSON.parse(text) as { success: boolean; call?: { name: string; input: object } };
+    if (!verdict.success || !verdict.call) {
+      return text;
+    }
+    this.log.trace(`Tool ${this.name} calls ${verdict.call.name}`);
+    return vscode.lm.invokeTool(
+      verdict.call.name,
+      { input: verdict.call.input, toolInvocationToken: options.toolInvocationToken },
+      token,
+    );
   }
 }

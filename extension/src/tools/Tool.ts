@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import type { ChatMonitorTreeProvider } from '../tree/ChatMonitorTreeProvider';
+import { runLogged } from './toolLogging';
 
 /**
  * Base of every Secretary tool in VS Code. `invoke` calls the subclass's `call`, wraps the JSON
@@ -17,8 +18,12 @@ export abstract class Tool<TInput = Record<string, unknown>> implements vscode.L
     protected readonly log: Logger,
   ) {}
 
-  /** The tool's answer as JSON text. */
-  protected abstract call(input: TInput, token: vscode.CancellationToken): Promise<string>;
+  /** The tool's answer as JSON text, or a finished result (e.g. another tool's, passed through). */
+  protected abstract call(
+    input: TInput,
+    token: vscode.CancellationToken,
+    options: vscode.LanguageModelToolInvocationOptions<TInput>,
+  ): Promise<string | vscode.LanguageModelToolResult>;
 
   /** The short message VS Code shows while the tool runs. */
   protected abstract invocationMessage(input: TInput): string;
@@ -27,17 +32,17 @@ export abstract class Tool<TInput = Record<string, unknown>> implements vscode.L
     options: vscode.LanguageModelToolInvocationOptions<TInput>,
     token: vscode.CancellationToken,
   ): Promise<vscode.LanguageModelToolResult> {
-    const started = Date.now();
-    this.log.trace(`Tool called: ${this.name}`);
-    let text: string;
-    try {
-      text = await this.call(options.input, token);
-      this.log.trace(`Tool ${this.name} completed successfully in ${Date.now() - started} ms`);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      this.log.error(`Tool ${this.name} failed: ${message}`);
-      text = JSON.stringify({ isError: true, message });
+    // Logged as toolLogging.ts describes: called, completed successfully, or failed.
+    const outcome = await runLogged(
+      this.log,
+      this.name,
+      () => this.call(options.input, token, options),
+      (answer) => (typeof answer === 'string' ? answer : undefined),
+    );
+    if (outcome.ok && typeof outcome.value !== 'string') {
+      return outcome.value;
     }
+    const text = outcome.ok ? (outcome.value as string) : JSON.stringify({ isError: true, message: outcome.message });
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
   }
 

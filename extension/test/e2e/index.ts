@@ -4,6 +4,11 @@ import { runAll } from './harness';
 
 // Test files register their tests on import; add new ones here.
 import './smoke.test';
+import './dialogs.test';
+import './discovery.test';
+import './bench.test';
+import './mcp.test';
+import './infra.test';
 
 export async function run(): Promise<void> {
   const results = await runAll();

@@ -9,6 +9,8 @@ const REQUIRED_TOOLS = ['chat_secretary_get_first_request', 'chat_secretary_get_
 
 interface ToolContribution {
   name: string;
+  /** Example tools are contributed behind `config.copilotChatSecretary.includeExampleTools`. */
+  when?: string;
 }
 
 function ourExtension(): vscode.Extension<unknown> {
@@ -25,7 +27,8 @@ function ourExtension(): vscode.Extension<unknown> {
 
 function contributedTools(ext: vscode.Extension<unknown>): string[] {
   const tools: ToolContribution[] = ext.packageJSON?.contributes?.languageModelTools ?? [];
-  return tools.map((t) => t.name).filter((n) => n.startsWith(TOOL_PREFIX));
+  // Tools behind a `when` clause (the example tools, off by default) are not in vscode.lm.tools.
+  return tools.filter((t) => !t.when).map((t) => t.name).filter((n) => n.startsWith(TOOL_PREFIX));
 }
 
 function textOf(result: vscode.LanguageModelToolResult): string {

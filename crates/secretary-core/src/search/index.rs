@@ -446,7 +446,7 @@ impl Index {
         self.terms.len()
     }
 
-    /// Number of documents containing `term`, an analysed term as [`super::tokenize`] returns
+    /// Number of documents containing `term`, an analysed term as [`super::tokenize()`] returns
     /// it (so "search", not "searching").
     pub fn document_frequency(&self, term: &str) -> usize {
         self.terms

@@ -2,7 +2,7 @@
 //!
 //! [`Index::build`] turns a list of [`Document`]s (tools: name + description; chat requests:
 //! text only) into an inverted index, and [`Index::search`] ranks them for a free-text query with
-//! BM25-style TF-IDF over stemmed terms. See [`tokenize`] for the analysis chain and
+//! BM25-style TF-IDF over stemmed terms. See [`mod@tokenize`] for the analysis chain and
 //! [`index`] for the scoring, and [`eval`] for the recall/MRR measures used to tune both.
 
 pub mod eval;

@@ -644,6 +644,7 @@ impl MutationState {
                 }
                 let list = self.requests.get_or_insert_with(Vec::new);
                 self.requests_odd = None;
+                let old_len = list.len();
                 if let Some(len) = truncate {
                     if len > list.len() + MAX_GAP {
                         return Err(format!("truncates `requests` to {len}, far past its end"));
@@ -664,7 +665,12 @@ impl MutationState {
                         }
                     }
                 }
-                self.dirty_all = true;
+                // Only the slots from the first replaced or added one changed: an append to a
+                // long log must cost the new requests, not every request of the dialog.
+                let end = self.requests.as_ref().map_or(0, Vec::len);
+                for position in truncate.map_or(old_len, |len| len.min(old_len))..end {
+                    self.mark(position);
+                }
                 Ok(true)
             }
             (Target::ReqField(n, ReqField::Response), Payload::Response(got)) => {

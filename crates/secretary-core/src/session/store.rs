@@ -448,16 +448,19 @@ impl SessionStore {
 
     /// The most recently active available dialog of `workspace` (`None`: of any workspace).
     pub fn current(&self, workspace: Option<&str>) -> Option<&StoredDialog> {
+        // VS Code writes an empty session file when a chat view opens; such a session must not
+        // shadow the dialog the user is actually in, so dialogs with requests come first and an
+        // empty one is current only when no dialog has requests.
         self.entries
             .values()
             .filter(|e| !e.shadowed && e.stored.available)
             .filter(|e| workspace.is_none() || e.stored.workspace.as_deref() == workspace)
             .max_by(|a, b| {
-                a.stored
-                    .dialog
-                    .last_activity
-                    .cmp(&b.stored.dialog.last_activity)
-                    .then_with(|| b.stored.path.cmp(&a.stored.path))
+                let (a, b) = (&a.stored, &b.stored);
+                (!a.dialog.requests.is_empty())
+                    .cmp(&!b.dialog.requests.is_empty())
+                    .then_with(|| a.dialog.last_activity.cmp(&b.dialog.last_activity))
+                    .then_with(|| b.path.cmp(&a.path))
             })
             .map(|e| &e.stored)
     }

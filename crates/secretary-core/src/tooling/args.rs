@@ -69,6 +69,7 @@ mod tests {
     use serde_json::json;
 
     /// Test arguments.
+    #[allow(dead_code)]
     #[derive(Debug, Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields, rename_all = "camelCase")]
     struct Args {

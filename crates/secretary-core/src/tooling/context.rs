@@ -1,4 +1,6 @@
+use crate::catalog::Catalog;
 use crate::history::HistoryCache;
+use crate::host::Host;
 use crate::session::SessionStore;
 
 /// What a tool may read while it runs. Hosts build one per call; it borrows, so a call costs no
@@ -13,6 +15,14 @@ pub struct ToolContext<'a> {
     pub workspace: Option<&'a str>,
     /// The request search index, cached across calls by the host's facade.
     pub history: Option<&'a HistoryCache>,
+    /// The tool catalog for discovery (`tool_find`...). `None` in hosts without one; deferred
+    /// tools are then callable directly.
+    pub catalog: Option<&'a Catalog>,
+    /// The host's file I/O (`crate::host`). `None` in hosts without file access: tools that need
+    /// files then answer a clear "no file access" failure.
+    pub host: Option<&'a dyn Host>,
+    /// Whether the host offers the example tools (`ToolSpec::example`).
+    pub include_examples: bool,
 }
 
 impl<'a> ToolContext<'a> {
@@ -21,7 +31,28 @@ impl<'a> ToolContext<'a> {
             sessions,
             workspace,
             history: None,
+            catalog: None,
+            host: None,
+            include_examples: false,
         }
+    }
+
+    /// The same context with the host's tool catalog.
+    pub fn with_catalog(mut self, catalog: &'a Catalog) -> Self {
+        self.catalog = Some(catalog);
+        self
+    }
+
+    /// The same context with the host's file I/O.
+    pub fn with_host(mut self, host: &'a dyn Host) -> Self {
+        self.host = Some(host);
+        self
+    }
+
+    /// The same context offering (or hiding) the example tools.
+    pub fn with_examples(mut self, include: bool) -> Self {
+        self.include_examples = include;
+        self
     }
 
     /// The same context with a request-index cache that outlives the call.

@@ -16,6 +16,15 @@ pub fn description(spec: &ToolSpec) -> String {
         out.push_str("REQUIRES EXPLICIT USER INSTRUCTION. ");
     }
     out.push_str(spec.summary);
+    if let Some(consent) = spec.consent {
+        let _ = write!(
+            out,
+            "\n\nWhy it needs the user's explicit instruction: {} Call it only when the user has asked for \
+             exactly this in the conversation, and pass `\"{}\": \"{}\"`; without that exact literal nothing \
+             is changed.",
+            consent.why, consent.field, consent.value
+        );
+    }
     out.push_str("\n\nUse this tool when:\n");
     for line in spec.when_to_use {
         let _ = writeln!(out, "- {line}");

@@ -19,19 +19,37 @@ pub fn listing_entry(spec: &ToolSpec) -> Value {
         "tags": spec.tags,
         "deferred": spec.deferred,
         "destructive": spec.destructive,
+        "example": spec.example,
+        "consent": spec.consent.map(|c| json!({ "field": c.field, "value": c.value, "why": c.why })),
         "invocationMessage": spec.invocation_message,
     })
 }
 
-/// Every tool's listing entry, in name order.
+/// Every tool's listing entry, in name order, without the example tools.
 pub fn listing() -> Value {
+    listing_for(false)
+}
+
+/// Every tool's listing entry, in name order; example tools only with `include_examples`.
+pub fn listing_for(include_examples: bool) -> Value {
     Value::Array(
-        crate::tools::ALL
-            .iter()
+        visible_tools(include_examples)
             .map(|tool| listing_entry(&tool.spec))
             .collect(),
     )
 }
+
+/// The tools a host offers: all of them, less the example tools unless it includes them.
+pub fn visible_tools(include_examples: bool) -> impl Iterator<Item = &'static super::ToolDef> {
+    crate::tools::ALL
+        .iter()
+        .copied()
+        .filter(move |tool| include_examples || !tool.spec.example)
+}
+
+/// The VS Code `when` clause of example tools: contributed always (VS Code needs every tool in
+/// the manifest) but enabled only by the setting.
+pub const EXAMPLE_TOOLS_WHEN: &str = "config.copilotChatSecretary.includeExampleTools";
 
 /// The `contributes.languageModelTools` array of `package.json`.
 pub fn language_model_tools() -> Value {
@@ -40,7 +58,7 @@ pub fn language_model_tools() -> Value {
             .iter()
             .map(|tool| {
                 let spec = &tool.spec;
-                json!({
+                let mut entry = json!({
                     "name": format!("{VSCODE_PREFIX}{}", spec.name),
                     "displayName": spec.display_name,
                     "toolReferenceName": spec.reference_name,
@@ -50,7 +68,11 @@ pub fn language_model_tools() -> Value {
                     "modelDescription": description(spec),
                     "tags": spec.tags,
                     "inputSchema": (spec.schema)(),
-                })
+                });
+                if spec.example {
+                    entry["when"] = json!(EXAMPLE_TOOLS_WHEN);
+                }
+                entry
             })
             .collect(),
     )

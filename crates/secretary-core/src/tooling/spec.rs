@@ -1,6 +1,6 @@
 use serde_json::Value;
 
-use super::{result::ToolResult, ToolContext};
+use super::{result::ToolResult, Consent, ToolContext};
 
 /// A concrete example shown in a tool's description: real arguments and what the call shows.
 #[derive(Debug, Clone, Copy)]
@@ -33,8 +33,14 @@ pub struct ToolSpec {
     pub tags: &'static [&'static str],
     /// Deferred tools are listed but only registered once loaded with `tool_load`.
     pub deferred: bool,
-    /// Destructive tools need an explicit confirmation literal in their arguments.
+    /// Destructive tools need an explicit confirmation literal in their arguments (`consent`).
     pub destructive: bool,
+    /// Example tools demonstrate the tool model; hosts offer them only when asked to
+    /// (`copilotChatSecretary.includeExampleTools`, `MCP_INCLUDE_EXAMPLE_TOOLS=true`).
+    pub example: bool,
+    /// The literal a destructive tool requires, checked by [`super::invoke`] before the tool runs.
+    /// Set exactly when `destructive` is.
+    pub consent: Option<Consent>,
     /// The short message VS Code shows while the tool runs.
     pub invocation_message: &'static str,
     /// The JSON Schema of the arguments, generated from the argument type.

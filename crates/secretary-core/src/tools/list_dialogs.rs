@@ -43,6 +43,8 @@ pub static TOOL: ToolDef = ToolDef {
         tags: &["chat", "history", "dialogs", "sessions", "list"],
         deferred: false,
         destructive: false,
+        example: false,
+        consent: None,
         invocation_message: "Listing recent dialogs",
         schema: schema_for::<Args>,
     },

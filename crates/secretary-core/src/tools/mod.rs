@@ -58,3 +58,15 @@ macro_rules! try_tool {
     };
 }
 pub(crate) use try_tool;
+
+/// The host's tool catalog, or a failure saying this host has none.
+pub(crate) fn catalog<'a>(
+    ctx: &ToolContext<'a>,
+) -> Result<&'a crate::catalog::Catalog, ToolResult> {
+    ctx.catalog.ok_or_else(|| {
+        ToolResult::failure(
+            "Tool discovery is not available in this host",
+            "unavailable",
+        )
+    })
+}

@@ -1,0 +1,446 @@
+//! The tool catalog behind tool discovery: every tool an agent could use (the Secretary's own and
+//! the host's others: built-in, other extensions, MCP servers), a TF-IDF index over them, and the
+//! set of active tools. The host supplies the external tools; the core owns the index and the
+//! rules (validation, idempotent all-or-nothing loading, renames).
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::search::{Document, Hit, Index};
+use crate::tooling::{Lookup, ToolDef};
+
+/// Where the Secretary's own tools come from, as a catalog `source`.
+pub const OWN_SOURCE: &str = "copilot-chat-secretary";
+
+/// One tool of the catalog, as hosts send it (`[{name, description, inputSchema?, tags?, ...}]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogTool {
+    /// The name the host calls it by.
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Which extension or MCP server provides it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+    /// Active tools are callable now; the others need `tool_load` first.
+    #[serde(default)]
+    pub active: bool,
+    /// The plain name when this is one of the Secretary's own tools.
+    #[serde(skip)]
+    pub own: Option<&'static str>,
+}
+
+/// What a name given by an agent refers to in the catalog.
+#[derive(Debug)]
+pub enum Resolved<'a> {
+    Found(usize, &'a CatalogTool),
+    Renamed { old: String, new_name: String },
+    Unknown,
+}
+
+/// The catalog and its index. `active` sits in a `RefCell` because loading is the one mutation
+/// tools make, and tools only borrow their context.
+#[derive(Debug)]
+pub struct Catalog {
+    tools: Vec<CatalogTool>,
+    index: Index,
+    active: RefCell<BTreeSet<String>>,
+    own_prefix: String,
+    legacy_prefixes: Vec<String>,
+}
+
+impl Default for Catalog {
+    fn default() -> Self {
+        Catalog::new("", Vec::new(), &[])
+    }
+}
+
+impl Catalog {
+    /// A catalog of the Secretary's own tools (named `own_prefix` + plain name, as the host
+    /// registers them) and the host's `external` tools. Own tools that are not deferred start
+    /// active; deferred ones and external ones start inactive unless `external[i].active`.
+    /// `legacy_prefixes` are old prefixes (e.g. `go_ent_`) whose names answer with a rename.
+    pub fn new(
+        own_prefix: &str,
+        external: Vec<CatalogTool>,
+        legacy_prefixes: &[String],
+    ) -> Catalog {
+        // Example tools are never discoverable: hosts offer them only by setting (see
+        // `tooling::run_tool`), and an included one is still callable by name.
+        let own = crate::tools::ALL
+            .iter()
+            .filter(|tool| !tool.spec.example)
+            .map(|tool| own_entry(own_prefix, tool));
+        let mut tools: Vec<CatalogTool> = own.collect();
+        let mut seen: BTreeSet<String> = tools.iter().map(|t| t.name.clone()).collect();
+        for tool in external {
+            // The host's listing includes our own tools too; the first (ours) wins.
+            if !tool.name.trim().is_empty() && seen.insert(tool.name.clone()) {
+                tools.push(CatalogTool { own: None, ..tool });
+            }
+        }
+        let active = tools
+            .iter()
+            .filter(|t| t.active)
+            .map(|t| t.name.clone())
+            .collect();
+        let index = Index::build(&tools.iter().map(document).collect::<Vec<_>>());
+        Catalog {
+            tools,
+            index,
+            active: RefCell::new(active),
+            own_prefix: own_prefix.to_string(),
+            legacy_prefixes: legacy_prefixes
+                .iter()
+                .filter(|p| !p.is_empty())
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// A catalog of only the given tools (no Secretary tools): for evaluating the search on a
+    /// tool list of one's own.
+    pub fn external_only(tools: Vec<CatalogTool>) -> Catalog {
+        let mut seen = BTreeSet::new();
+        let tools: Vec<CatalogTool> = tools
+            .into_iter()
+            .filter(|t| !t.name.trim().is_empty() && seen.insert(t.name.clone()))
+            .collect();
+        let index = Index::build(&tools.iter().map(document).collect::<Vec<_>>());
+        let active = tools
+            .iter()
+            .filter(|t| t.active)
+            .map(|t| t.name.clone())
+            .collect();
+        Catalog {
+            tools,
+            index,
+            active: RefCell::new(active),
+            own_prefix: String::new(),
+            legacy_prefixes: Vec::new(),
+        }
+    }
+
+    /// The same catalog with new external tools; the active set is kept for tools still present.
+    pub fn with_external(&self, external: Vec<CatalogTool>) -> Catalog {
+        let kept = self.active.borrow().clone();
+        let next = Catalog::new(&self.own_prefix, external, &self.legacy_prefixes);
+        next.active.borrow_mut().extend(
+            kept.into_iter()
+                .filter(|name| next.position(name).is_some()),
+        );
+        next
+    }
+
+    pub fn tools(&self) -> &[CatalogTool] {
+        &self.tools
+    }
+
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    pub fn own_prefix(&self) -> &str {
+        &self.own_prefix
+    }
+
+    pub fn is_active(&self, name: &str) -> bool {
+        self.active.borrow().contains(name)
+    }
+
+    /// Active tools in catalog order.
+    pub fn active_tools(&self) -> Vec<&CatalogTool> {
+        let active = self.active.borrow();
+        self.tools
+            .iter()
+            .filter(|t| active.contains(&t.name))
+            .collect()
+    }
+
+    /// Ranked tools for a query; empty for a blank query.
+    pub fn search(&self, query: &str, limit: usize) -> Vec<(Hit, &CatalogTool)> {
+        self.index
+            .search(query, limit)
+            .into_iter()
+            .filter_map(|hit| self.tools.get(hit.doc).map(|tool| (hit, tool)))
+            .collect()
+    }
+
+    /// Resolves a name as an agent may write it: the catalog name, an own tool's plain or
+    /// VS Code name, or an old name (answered as a rename).
+    pub fn resolve(&self, name: &str) -> Resolved<'_> {
+        let name = name.trim();
+        if let Some(i) = self.position(name) {
+            return Resolved::Found(i, &self.tools[i]);
+        }
+        match crate::tooling::lookup(name) {
+            Lookup::Found(def) => {
+                if let Some(i) = self.position_of_own(def.spec.name) {
+                    return Resolved::Found(i, &self.tools[i]);
+                }
+            }
+            Lookup::Renamed { tool, .. } => {
+                return Resolved::Renamed {
+                    old: name.to_string(),
+                    new_name: self.own_name(tool.spec.name),
+                };
+            }
+            Lookup::Unknown => {}
+        }
+        for prefix in &self.legacy_prefixes {
+            if let Some(plain) = name.strip_prefix(prefix.as_str()) {
+                if self.position_of_own(plain).is_some() {
+                    return Resolved::Renamed {
+                        old: name.to_string(),
+                        new_name: self.own_name(plain),
+                    };
+                }
+            }
+        }
+        Resolved::Unknown
+    }
+
+    /// Activates tools by index; returns the names that were not active before.
+    pub fn activate(&self, indexes: &[usize]) -> Vec<String> {
+        let mut active = self.active.borrow_mut();
+        indexes
+            .iter()
+            .filter_map(|&i| self.tools.get(i))
+            .filter(|tool| active.insert(tool.name.clone()))
+            .map(|tool| tool.name.clone())
+            .collect()
+    }
+
+    /// Up to `n` catalog names closest to `name`, for "did you mean" errors: by search rank, then
+    /// by edit distance when the search finds nothing.
+    pub fn closest(&self, name: &str, n: usize) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .search(name, n)
+            .into_iter()
+            .map(|(_, t)| t.name.clone())
+            .collect();
+        if names.len() < n {
+            let mut by_distance: Vec<(usize, &str)> = self
+                .tools
+                .iter()
+                .map(|t| {
+                    (
+                        edit_distance(&name.to_lowercase(), &t.name.to_lowercase()),
+                        t.name.as_str(),
+                    )
+                })
+                .collect();
+            by_distance.sort();
+            for (_, candidate) in by_distance {
+                if names.len() >= n {
+                    break;
+                }
+                if !names.iter().any(|existing| existing == candidate) {
+                    names.push(candidate.to_string());
+                }
+            }
+        }
+        names
+    }
+
+    /// The host name of an own tool.
+    pub fn own_name(&self, plain: &str) -> String {
+        format!("{}{plain}", self.own_prefix)
+    }
+
+    fn position(&self, name: &str) -> Option<usize> {
+        self.tools.iter().position(|t| t.name == name)
+    }
+
+    fn position_of_own(&self, plain: &str) -> Option<usize> {
+        self.tools.iter().position(|t| t.own == Some(plain))
+    }
+}
+
+fn own_entry(prefix: &str, tool: &ToolDef) -> CatalogTool {
+    let spec = &tool.spec;
+    CatalogTool {
+        name: format!("{prefix}{}", spec.name),
+        description: crate::tooling::description(spec),
+        input_schema: Some((spec.schema)()),
+        tags: spec.tags.iter().map(|t| t.to_string()).collect(),
+        source: Some(OWN_SOURCE.to_string()),
+        category: Some(
+            if spec.deferred {
+                "utility"
+            } else {
+                "chat history"
+            }
+            .to_string(),
+        ),
+        keywords: Vec::new(),
+        active: !spec.deferred,
+        own: Some(spec.name),
+    }
+}
+
+/// The searchable text of a tool: its name, its description's prose (the generated schema block
+/// of own tools is left out: JSON noise would dilute the terms), tags, keywords and category.
+fn document(tool: &CatalogTool) -> Document {
+    let prose = match tool.description.find("\nInput schema:") {
+        Some(cut) => &tool.description[..cut],
+        None => tool.description.as_str(),
+    };
+    let mut tags = tool.tags.clone();
+    tags.extend(tool.keywords.iter().cloned());
+    tags.extend(tool.category.iter().cloned());
+    Document {
+        name: tool.name.clone(),
+        text: prose.to_string(),
+        tags,
+    }
+}
+
+/// The first line of a description, at most `max` characters: what `tool_find` lists.
+pub fn short_description(description: &str, max: usize) -> String {
+    let first = description
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or_default();
+    crate::text::truncate_chars(first, max)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn external(name: &str, description: &str) -> CatalogTool {
+        CatalogTool {
+            name: name.into(),
+            description: description.into(),
+            input_schema: None,
+            tags: vec![],
+            source: Some("ext".into()),
+            category: None,
+            keywords: vec![],
+            active: false,
+            own: None,
+        }
+    }
+
+    #[test]
+    fn own_tools_are_named_with_the_host_prefix_and_active_unless_deferred() {
+        let catalog = Catalog::new("chat_secretary_", vec![], &[]);
+        assert!(catalog.is_active("chat_secretary_get_request"));
+        assert!(
+            matches!(catalog.resolve("get_request"), Resolved::Found(_, t) if t.name == "chat_secretary_get_request")
+        );
+    }
+
+    #[test]
+    fn duplicates_and_blank_names_from_the_host_are_dropped() {
+        let catalog = Catalog::new(
+            "chat_secretary_",
+            vec![
+                external("chat_secretary_get_request", "dup"),
+                external(" ", "blank"),
+                external("a", "x"),
+                external("a", "y"),
+            ],
+            &[],
+        );
+        assert_eq!(catalog.tools().iter().filter(|t| t.name == "a").count(), 1);
+        assert_eq!(
+            catalog
+                .tools()
+                .iter()
+                .filter(|t| t.name == "chat_secretary_get_request")
+                .count(),
+            1
+        );
+        assert!(catalog.tools().iter().all(|t| !t.name.trim().is_empty()));
+    }
+
+    #[test]
+    fn legacy_prefixes_answer_with_the_new_name() {
+        let catalog = Catalog::new("secretary_", vec![], &["go_ent_".to_string()]);
+        match catalog.resolve("go_ent_get_request") {
+            Resolved::Renamed { new_name, .. } => assert_eq!(new_name, "secretary_get_request"),
+            other => panic!("{other:?}"),
+        }
+        match catalog.resolve("copilot_chat_secretary_get_request") {
+            Resolved::Renamed { new_name, .. } => assert_eq!(new_name, "secretary_get_request"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn new_external_tools_keep_the_active_set_for_tools_still_present() {
+        let catalog = Catalog::new(
+            "p_",
+            vec![external("a", "alpha"), external("b", "beta")],
+            &[],
+        );
+        let (Resolved::Found(a, _), Resolved::Found(b, _)) =
+            (catalog.resolve("a"), catalog.resolve("b"))
+        else {
+            panic!("both exist")
+        };
+        catalog.activate(&[a, b]);
+        let next = catalog.with_external(vec![external("a", "alpha")]);
+        assert!(next.is_active("a"));
+        assert!(!next.is_active("b"));
+    }
+
+    #[test]
+    fn closest_names_fall_back_to_edit_distance() {
+        let catalog = Catalog::new(
+            "p_",
+            vec![
+                external("read_file", "Read a file"),
+                external("grep_search", "Search text"),
+            ],
+            &[],
+        );
+        assert_eq!(
+            catalog.closest("raed_fiel", 1),
+            vec!["read_file".to_string()]
+        );
+    }
+
+    #[test]
+    fn short_descriptions_take_the_first_line() {
+        assert_eq!(
+            short_description("\n  First line.\nSecond", 80),
+            "First line."
+        );
+        assert_eq!(short_description(&"x".repeat(200), 10).chars().count(), 10);
+    }
+}

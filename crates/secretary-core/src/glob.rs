@@ -1,0 +1,109 @@
+//! A small glob matcher for `/`-separated relative paths, ASCII-case-insensitive:
+//!
+//! - `*` any run of characters within one folder name (not `/`),
+//! - `?` one character other than `/`,
+//! - `**` as a whole segment: zero or more folders (`**/*.md` matches `a.md` and `x/y/a.md`);
+//!   inside a segment it counts as `*`.
+//!
+//! Everything else is literal (no `[...]` classes, no `{a,b}`: content categories list several
+//! patterns instead). Matching is a dynamic programme over segments, so no pattern can make it
+//! exponential.
+
+/// Whether `path` matches `pattern` as a whole.
+pub fn matches(pattern: &str, path: &str) -> bool {
+    let pattern = pattern.to_ascii_lowercase();
+    let path = path.to_ascii_lowercase();
+    let pats: Vec<&str> = pattern.split('/').collect();
+    let segs: Vec<&str> = path.split('/').collect();
+    // can[i][j]: pats[i..] matches segs[j..].
+    let (n, m) = (pats.len(), segs.len());
+    let mut can = vec![vec![false; m + 1]; n + 1];
+    can[n][m] = true;
+    for i in (0..n).rev() {
+        for j in (0..=m).rev() {
+            can[i][j] = if pats[i] == "**" {
+                can[i + 1][j] || (j < m && can[i][j + 1])
+            } else {
+                j < m && segment_matches(pats[i], segs[j]) && can[i + 1][j + 1]
+            };
+        }
+    }
+    can[0][0]
+}
+
+/// Whether a pattern uses any wildcard.
+pub fn has_wildcards(pattern: &str) -> bool {
+    pattern.contains(['*', '?'])
+}
+
+/// `*` and `?` within one segment (greedy with one backtrack point: linear in practice).
+fn segment_matches(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            while pi < p.len() && p[pi] == '*' {
+                pi += 1;
+            }
+            star = Some((pi, ti));
+        } else if let Some((sp, st)) = star {
+            pi = sp;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == '*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    #[test]
+    fn star_stays_within_a_folder() {
+        assert!(matches("*.md", "a.md"));
+        assert!(matches("*.md", ".md"));
+        assert!(!matches("*.md", "x/a.md"));
+        assert!(matches("*/*.md", "x/a.md"));
+        assert!(matches("a*b*c", "aXXbYYc"));
+        assert!(!matches("a*b*c", "aXXbYY"));
+        assert!(matches("*.instructions.md", "python.instructions.md"));
+    }
+
+    #[test]
+    fn double_star_spans_folders() {
+        assert!(matches("**/*.md", "a.md"));
+        assert!(matches("**/*.md", "x/y/a.md"));
+        assert!(!matches("**/*.md", "x/y/a.txt"));
+        assert!(matches("api/**", "api/a/b.md"));
+        assert!(matches("api/**/v1.md", "api/v1.md"));
+        assert!(matches("**/api/**/*.md", "x/api/y/z.md"));
+        assert!(matches("a**b", "axxb"));
+        assert!(matches("**", "anything/at/all"));
+    }
+
+    #[test]
+    fn question_mark_and_case() {
+        assert!(matches("v?.md", "v1.md"));
+        assert!(!matches("v?.md", "v10.md"));
+        assert!(!matches("a?b", "a/b"));
+        assert!(matches("README.MD", "readme.md"));
+    }
+
+    #[test]
+    fn many_double_stars_stay_fast() {
+        let pattern = "**/a/**/a/**/a/**/a/**/a/**/a/**/b";
+        let path = ["a"; 60].join("/");
+        assert!(!matches(pattern, &path));
+    }
+}

@@ -1,0 +1,416 @@
+//! The host I/O bridge: how tools that need files (flags, content, later memory) keep all of their
+//! logic in the core and still read and write.
+//!
+//! A tool never sees an absolute path. It names an [`Area`] (a root the *host* resolves: the
+//! workspace folder, this workspace's state folder, the global state folder) and a relative path
+//! inside it, and calls the [`Host`] synchronously. The core validates every relative path with
+//! [`check_rel_path`] before it reaches the host (the first line of defence); hosts resolve it
+//! strictly inside the area's root and refuse `..`, absolute paths and symlink escapes (the
+//! second line, `extension/src/host/nodeHost.ts`).
+//!
+//! Hosts without file access pass no host: tools then answer [`HostError::no_host`]'s clear
+//! failure instead of guessing. [`MemoryHost`] is the in-memory host the core's tests use.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::tooling::ToolResult;
+
+/// A named root the host resolves to an absolute folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Area {
+    /// The open workspace folder (read: instructions, prompts, docs for `get_content`).
+    Workspace,
+    /// State kept for this workspace only (project flags). VS Code: `context.storageUri`.
+    WorkspaceState,
+    /// State shared by every workspace (global flags, memory). VS Code: `context.globalStorageUri`.
+    GlobalState,
+}
+
+impl Area {
+    pub const ALL: [Area; 3] = [Area::Workspace, Area::WorkspaceState, Area::GlobalState];
+
+    /// The name hosts receive (`host.read("workspaceState", "flags.json")`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Area::Workspace => "workspace",
+            Area::WorkspaceState => "workspaceState",
+            Area::GlobalState => "globalState",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Area> {
+        Area::ALL.into_iter().find(|area| area.as_str() == name)
+    }
+
+    /// How an error names the area to a person.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Area::Workspace => "the workspace folder",
+            Area::WorkspaceState => "this workspace's state folder",
+            Area::GlobalState => "the global state folder",
+        }
+    }
+}
+
+impl fmt::Display for Area {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What went wrong in a host call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostErrorKind {
+    /// No host, or the host has no folder for this area (an empty window has no workspace).
+    Unavailable,
+    /// The path was refused (outside the area, not a plain relative path).
+    Refused,
+    /// The file system failed (permissions, disk full, ...).
+    Io,
+}
+
+/// A failed host call. Its text is shown to agents, so it says what failed and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostError {
+    pub kind: HostErrorKind,
+    pub message: String,
+}
+
+impl HostError {
+    pub fn new(kind: HostErrorKind, message: impl Into<String>) -> Self {
+        HostError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(HostErrorKind::Unavailable, message)
+    }
+
+    pub fn refused(message: impl Into<String>) -> Self {
+        Self::new(HostErrorKind::Refused, message)
+    }
+
+    pub fn io(message: impl Into<String>) -> Self {
+        Self::new(HostErrorKind::Io, message)
+    }
+
+    /// The error of a host that offers no file access at all.
+    pub fn no_host() -> Self {
+        Self::unavailable(
+            "This host offers no file access (no I/O bridge was passed to the core), so this tool cannot run here",
+        )
+    }
+
+    /// The machine-readable `error_type` of the tool failure.
+    pub fn error_type(&self) -> &'static str {
+        match self.kind {
+            HostErrorKind::Unavailable => "host_unavailable",
+            HostErrorKind::Refused => "path_refused",
+            HostErrorKind::Io => "io_error",
+        }
+    }
+
+    /// The failure a tool answers.
+    pub fn into_result(self) -> ToolResult {
+        let kind = self.error_type();
+        ToolResult::failure(self.message, kind)
+    }
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for HostError {}
+
+impl From<HostError> for ToolResult {
+    fn from(err: HostError) -> Self {
+        err.into_result()
+    }
+}
+
+/// The host's I/O, called synchronously by tools. Paths are relative to the area's root, use `/`,
+/// and have passed [`check_rel_path`].
+pub trait Host {
+    /// The bytes of a file, `None` when it does not exist.
+    fn read(&self, area: Area, path: &str) -> Result<Option<Vec<u8>>, HostError>;
+    /// Replaces (or creates) a file atomically: after a crash the file holds either its old or its
+    /// new bytes, never a mix. Missing parent folders are created.
+    fn write_atomic(&self, area: Area, path: &str, bytes: &[u8]) -> Result<(), HostError>;
+    /// Removes a file; `false` when it did not exist.
+    fn remove(&self, area: Area, path: &str) -> Result<bool, HostError>;
+    /// The files under a folder ("" is the area's root), as `/`-separated paths relative to it,
+    /// in any order; with `recursive`, files in subfolders too. A missing folder lists nothing.
+    /// Hosts skip what they cannot safely follow (symlinks out of the area) and may cap the count.
+    fn list(&self, area: Area, dir: &str, recursive: bool) -> Result<Vec<String>, HostError>;
+    /// A setting's value (`copilotChatSecretary.content.categories`), `None` when unset.
+    fn setting(&self, key: &str) -> Option<Value>;
+}
+
+/// The host of a tool context, or the "no file access" failure.
+pub fn require(host: Option<&dyn Host>) -> Result<&dyn Host, ToolResult> {
+    host.ok_or_else(|| HostError::no_host().into_result())
+}
+
+/// Checks a relative path before it reaches a host: non-empty `/`-separated segments, none of them
+/// `.` or `..`, no leading `/`, no backslash, no drive letter, no NUL or other control character.
+/// `allow_root` accepts `""` and `"."` for the area's root (listing).
+pub fn check_rel_path(path: &str, allow_root: bool) -> Result<(), HostError> {
+    let refuse = |why: &str| Err(HostError::refused(format!("Path {path:?} refused: {why}")));
+    if path.is_empty() || path == "." {
+        return if allow_root {
+            Ok(())
+        } else {
+            refuse("it is empty")
+        };
+    }
+    if path.chars().any(|c| c.is_control()) {
+        return refuse("it contains a control character");
+    }
+    if path.contains('\\') {
+        return refuse("use `/` to separate folders");
+    }
+    if path.starts_with('/') || path.starts_with('~') {
+        return refuse("it must be relative");
+    }
+    let bytes = path.as_bytes();
+    if bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() {
+        return refuse("it must be relative (no drive letter)");
+    }
+    for segment in path.split('/') {
+        match segment {
+            "" => return refuse("it has an empty folder name (`//` or a trailing `/`)"),
+            "." | ".." => return refuse("`.` and `..` are not allowed"),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Joins two relative paths with `/` ("" and "." are the root).
+pub fn join(dir: &str, rel: &str) -> String {
+    let dir = dir.trim_end_matches('/');
+    if dir.is_empty() || dir == "." {
+        rel.to_string()
+    } else if rel.is_empty() {
+        dir.to_string()
+    } else {
+        format!("{dir}/{rel}")
+    }
+}
+
+/// An in-memory [`Host`] for tests (and hosts that want state without persistence). It can
+/// simulate a crash in the middle of an atomic write: the temporary file stays behind and the
+/// target keeps its old bytes, as a real temp-file-and-rename write would leave them.
+#[derive(Debug, Default)]
+pub struct MemoryHost {
+    files: RefCell<BTreeMap<(Area, String), Vec<u8>>>,
+    settings: RefCell<BTreeMap<String, Value>>,
+    missing: RefCell<BTreeSet<Area>>,
+    crash_next_write: Cell<bool>,
+    writes: Cell<usize>,
+}
+
+impl MemoryHost {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Puts a file in place (no atomicity needed: test setup).
+    pub fn put(&self, area: Area, path: &str, bytes: impl Into<Vec<u8>>) {
+        self.files
+            .borrow_mut()
+            .insert((area, path.to_string()), bytes.into());
+    }
+
+    /// A file's bytes as text, for assertions.
+    pub fn text(&self, area: Area, path: &str) -> Option<String> {
+        self.files
+            .borrow()
+            .get(&(area, path.to_string()))
+            .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
+    }
+
+    /// Every path of an area, sorted.
+    pub fn paths(&self, area: Area) -> Vec<String> {
+        self.files
+            .borrow()
+            .keys()
+            .filter(|(a, _)| *a == area)
+            .map(|(_, p)| p.clone())
+            .collect()
+    }
+
+    pub fn set_setting(&self, key: &str, value: Value) {
+        self.settings.borrow_mut().insert(key.to_string(), value);
+    }
+
+    /// Makes an area unavailable (as an empty window has no workspace folder).
+    pub fn without_area(self, area: Area) -> Self {
+        self.missing.borrow_mut().insert(area);
+        self
+    }
+
+    /// The next `write_atomic` writes its temporary file and then fails before the rename.
+    pub fn crash_next_write(&self) {
+        self.crash_next_write.set(true);
+    }
+
+    /// How many atomic writes completed.
+    pub fn writes(&self) -> usize {
+        self.writes.get()
+    }
+
+    fn check(&self, area: Area, path: &str, allow_root: bool) -> Result<(), HostError> {
+        if self.missing.borrow().contains(&area) {
+            return Err(HostError::unavailable(format!(
+                "No folder for {} in this host",
+                area.describe()
+            )));
+        }
+        check_rel_path(path, allow_root)
+    }
+}
+
+impl Host for MemoryHost {
+    fn read(&self, area: Area, path: &str) -> Result<Option<Vec<u8>>, HostError> {
+        self.check(area, path, false)?;
+        Ok(self.files.borrow().get(&(area, path.to_string())).cloned())
+    }
+
+    fn write_atomic(&self, area: Area, path: &str, bytes: &[u8]) -> Result<(), HostError> {
+        self.check(area, path, false)?;
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let temp = join(dir, &format!(".{name}.tmp"));
+        self.put(area, &temp, bytes.to_vec());
+        if self.crash_next_write.replace(false) {
+            return Err(HostError::io(format!(
+                "simulated crash while writing {area}/{path}"
+            )));
+        }
+        let mut files = self.files.borrow_mut();
+        let data = files.remove(&(area, temp)).unwrap_or_default();
+        files.insert((area, path.to_string()), data);
+        self.writes.set(self.writes.get() + 1);
+        Ok(())
+    }
+
+    fn remove(&self, area: Area, path: &str) -> Result<bool, HostError> {
+        self.check(area, path, false)?;
+        Ok(self
+            .files
+            .borrow_mut()
+            .remove(&(area, path.to_string()))
+            .is_some())
+    }
+
+    fn list(&self, area: Area, dir: &str, recursive: bool) -> Result<Vec<String>, HostError> {
+        self.check(area, dir, true)?;
+        let dir = dir.trim_end_matches('/');
+        let prefix = if dir.is_empty() || dir == "." {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        Ok(self
+            .files
+            .borrow()
+            .keys()
+            .filter(|(a, _)| *a == area)
+            .filter_map(|(_, p)| p.strip_prefix(prefix.as_str()))
+            .filter(|rel| recursive || !rel.contains('/'))
+            .map(str::to_string)
+            .collect())
+    }
+
+    fn setting(&self, key: &str) -> Option<Value> {
+        self.settings.borrow().get(key).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_are_checked() {
+        for ok in [
+            "flags.json",
+            "a/b.md",
+            ".github/instructions/x.md",
+            "a..b/c",
+        ] {
+            assert!(check_rel_path(ok, false).is_ok(), "{ok}");
+        }
+        for bad in [
+            "",
+            ".",
+            "..",
+            "../x",
+            "a/../b",
+            "a/./b",
+            "/etc/passwd",
+            "C:/x",
+            "c:x",
+            "a\\b",
+            "a//b",
+            "a/",
+            "~/x",
+            "a\0b",
+        ] {
+            let err = check_rel_path(bad, false).unwrap_err();
+            assert_eq!(err.kind, HostErrorKind::Refused, "{bad}");
+        }
+        assert!(check_rel_path("", true).is_ok());
+        assert!(check_rel_path(".", true).is_ok());
+    }
+
+    #[test]
+    fn areas_round_trip_their_names() {
+        for area in Area::ALL {
+            assert_eq!(Area::parse(area.as_str()), Some(area));
+        }
+        assert_eq!(Area::parse("elsewhere"), None);
+    }
+
+    #[test]
+    fn memory_host_lists_reads_writes_and_crashes() {
+        let host = MemoryHost::new();
+        host.put(Area::Workspace, "docs/a.md", "a");
+        host.put(Area::Workspace, "docs/sub/b.md", "b");
+        host.put(Area::Workspace, "top.md", "t");
+        let mut flat = host.list(Area::Workspace, "docs", false).unwrap();
+        flat.sort();
+        assert_eq!(flat, ["a.md"]);
+        let mut deep = host.list(Area::Workspace, "docs", true).unwrap();
+        deep.sort();
+        assert_eq!(deep, ["a.md", "sub/b.md"]);
+        host.write_atomic(Area::GlobalState, "flags.json", b"1")
+            .unwrap();
+        host.crash_next_write();
+        assert!(host
+            .write_atomic(Area::GlobalState, "flags.json", b"2")
+            .is_err());
+        assert_eq!(
+            host.text(Area::GlobalState, "flags.json").as_deref(),
+            Some("1")
+        );
+        assert_eq!(
+            host.paths(Area::GlobalState),
+            [".flags.json.tmp", "flags.json"]
+        );
+        assert!(host.remove(Area::GlobalState, "flags.json").unwrap());
+        assert!(!host.remove(Area::GlobalState, "flags.json").unwrap());
+        let empty = MemoryHost::new().without_area(Area::WorkspaceState);
+        let err = empty.read(Area::WorkspaceState, "flags.json").unwrap_err();
+        assert_eq!(err.kind, HostErrorKind::Unavailable);
+    }
+}

@@ -1,0 +1,53 @@
+//! `delete_feature_flag`: remove a global flag.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::try_tool;
+use crate::flags::{self, Scope};
+use crate::host;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `delete_feature_flag`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// The flag's name.
+    #[schemars(schema_with = "flags::name_schema")]
+    name: String,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "delete_feature_flag",
+        reference_name: "deleteFeatureFlag",
+        display_name: "Delete Feature Flag",
+        summary: "Remove a global flag.",
+        when_to_use: &["The user withdraws a preference they had set for all of their projects."],
+        usage: "Pass `name`. Only the global value is removed; project values of the same name stay. Removing a \
+                flag that is not set changes nothing.",
+        returns: "`{\"success\": true, \"name\": \"spelling\", \"removed\": true, \"previous\": \"en-GB\"}`.",
+        examples: &[Example { args: "{\"name\": \"spelling\"}", shows: "forget the global spelling preference" }],
+        tags: &["flags", "settings", "global", "feature", "delete", "reset"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Removing a global flag",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    try_tool!(flags::check_name(&args.name));
+    let host = try_tool!(host::require(ctx.host));
+    let previous = try_tool!(flags::remove(host, Scope::Global, &args.name));
+    let mut out = json!({ "name": args.name, "removed": previous.is_some() });
+    if let Some(previous) = previous {
+        out["previous"] = previous;
+    }
+    ToolResult::ok(out)
+}

@@ -1,0 +1,61 @@
+//! `delete_project_flag`: remove this workspace's value of a flag, so the global value applies again.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::try_tool;
+use crate::flags::{self, Scope};
+use crate::host;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `delete_project_flag`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// The flag's name.
+    #[schemars(schema_with = "flags::name_schema")]
+    name: String,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "delete_project_flag",
+        reference_name: "deleteProjectFlag",
+        display_name: "Delete Project Flag",
+        summary: "Remove a flag's value for this workspace.",
+        when_to_use: &[
+            "The user withdraws a project decision recorded earlier.",
+            "This workspace should follow the global value of a flag again.",
+        ],
+        usage: "Pass `name`. Only this workspace's value is removed; a global value of the same name (from \
+                `set_feature_flag`) applies again. Removing a flag that is not set changes nothing.",
+        returns: "`{\"success\": true, \"name\": \"strictMode\", \"removed\": true, \"previous\": true}`.",
+        examples: &[Example { args: "{\"name\": \"strictMode\"}", shows: "drop the project override of strictMode" }],
+        tags: &["flags", "settings", "project", "workspace", "delete", "reset"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Removing a project flag",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    try_tool!(flags::check_name(&args.name));
+    let host = try_tool!(host::require(ctx.host));
+    let previous = try_tool!(flags::remove(host, Scope::Project, &args.name));
+    let mut out = json!({ "name": args.name, "removed": previous.is_some() });
+    if let Some(previous) = previous {
+        out["previous"] = previous;
+    }
+    let global = flags::load(host, Scope::Global).ok().and_then(|mut all| all.remove(&args.name));
+    let result = ToolResult::ok(out);
+    match global {
+        Some(global) => result.with_message(format!("The global value {global} applies again.")),
+        None => result,
+    }
+}

@@ -1,0 +1,61 @@
+//! `example_reset`: an example of a destructive tool. It deletes the example tools' state (the
+//! echo count), and only runs with the explicit consent literal `"confirm": "RESET_EXAMPLES"`,
+//! which `tooling::invoke` checks before it runs.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{example_echo, try_tool};
+use crate::host::{self, Area};
+use crate::tooling::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// The literal `example_reset` requires, and why.
+pub const CONSENT: Consent = Consent {
+    field: "confirm",
+    value: "RESET_EXAMPLES",
+    why: "It permanently deletes the example tools' saved state (the echo count); it cannot be undone.",
+};
+
+/// Arguments of `example_reset`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// Must be exactly "RESET_EXAMPLES", and only when the user explicitly asked for the reset.
+    #[schemars(extend("const" = "RESET_EXAMPLES"))]
+    #[allow(dead_code)]
+    confirm: String,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "example_reset",
+        reference_name: "exampleReset",
+        display_name: "Example: Reset",
+        summary: "Example destructive tool: reset the echo count.",
+        when_to_use: &["The user explicitly asks to reset the example tools' state."],
+        usage: "Pass `confirm` with exactly \"RESET_EXAMPLES\", and only when the user has asked for the reset in so \
+                many words; without it nothing is deleted. Example tools exist only when example tools are enabled.",
+        returns: "`{\"success\": true, \"removed\": true, \"previousCount\": 3}`.",
+        examples: &[Example { args: "{\"confirm\": \"RESET_EXAMPLES\"}", shows: "the reset, after the user asked for it" }],
+        tags: &["example", "test", "reset", "destructive"],
+        deferred: false,
+        destructive: true,
+        example: true,
+        consent: Some(CONSENT),
+        invocation_message: "Resetting the example tools' state",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    // `tooling::invoke` has checked the literal already; checking again costs nothing and keeps
+    // this tool safe when called directly.
+    try_tool!(CONSENT.check(args));
+    let _: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    let host = try_tool!(host::require(ctx.host));
+    let previous = example_echo::count(host);
+    let removed = try_tool!(host.remove(Area::GlobalState, example_echo::STATE_FILE).map_err(|err| err.into_result()));
+    ToolResult::ok(json!({ "removed": removed, "previousCount": previous }))
+}

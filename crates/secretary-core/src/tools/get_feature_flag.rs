@@ -1,0 +1,59 @@
+//! `get_feature_flag`: a global flag's value (project values are not consulted).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::try_tool;
+use crate::flags::{self, Scope};
+use crate::host;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `get_feature_flag`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// The flag's name.
+    #[schemars(schema_with = "flags::name_schema")]
+    name: String,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "get_feature_flag",
+        reference_name: "getFeatureFlag",
+        display_name: "Get Feature Flag",
+        summary: "Read a global flag.",
+        when_to_use: &[
+            "You need a preference the user set for all of their projects.",
+            "You want the global default of a flag regardless of this workspace's override.",
+        ],
+        usage: "Pass `name`. Only the global value is read; for the value in effect in this workspace (which a \
+                project value may override) use `get_project_flag`. `source` is `global`, or `unset` with a null \
+                `value`.",
+        returns: "`{\"success\": true, \"name\": \"spelling\", \"value\": \"en-GB\", \"source\": \"global\"}`.",
+        examples: &[Example { args: "{\"name\": \"spelling\"}", shows: "the user's global spelling preference" }],
+        tags: &["flags", "settings", "global", "feature", "recall"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Reading a global flag",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    try_tool!(flags::check_name(&args.name));
+    let host = try_tool!(host::require(ctx.host));
+    let resolved = try_tool!(flags::resolve(host, Scope::Global, &args.name));
+    let unset = resolved.source == "unset";
+    let result = ToolResult::ok(resolved.to_json());
+    if unset {
+        result.with_message(format!("Global flag {} is not set.", args.name))
+    } else {
+        result
+    }
+}

@@ -1,0 +1,62 @@
+//! `get_project_flag`: a flag as this workspace sees it: its project value, else the global one.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::try_tool;
+use crate::flags::{self, Scope};
+use crate::host;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `get_project_flag`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// The flag's name.
+    #[schemars(schema_with = "flags::name_schema")]
+    name: String,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "get_project_flag",
+        reference_name: "getProjectFlag",
+        display_name: "Get Project Flag",
+        summary: "Read a flag for this workspace (or its global default).",
+        when_to_use: &[
+            "Before acting on a project decision the user may have recorded earlier (package manager, style, done steps).",
+            "You need the effective value of a flag in this workspace, whether set here or globally.",
+        ],
+        usage: "Pass `name`. The project value wins; without one the global value (from `set_feature_flag`) is the \
+                default; `source` says which applied, `unset` when neither exists (then `value` is null).",
+        returns: "`{\"success\": true, \"name\": \"strictMode\", \"value\": true, \"source\": \"project\", \
+                  \"globalValue\": false}` (`globalValue` only when a project value overrides a global one).",
+        examples: &[
+            Example { args: "{\"name\": \"packageManager\"}", shows: "which package manager this project uses" },
+            Example { args: "{\"name\": \"strictMode\"}", shows: "a flag set globally, unless this workspace overrides it" },
+        ],
+        tags: &["flags", "settings", "project", "workspace", "recall", "preference"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Reading a project flag",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    try_tool!(flags::check_name(&args.name));
+    let host = try_tool!(host::require(ctx.host));
+    let resolved = try_tool!(flags::resolve(host, Scope::Project, &args.name));
+    let unset = resolved.source == "unset";
+    let result = ToolResult::ok(resolved.to_json());
+    if unset {
+        result.with_message(format!("Flag {} is not set for this project or globally.", args.name))
+    } else {
+        result
+    }
+}

@@ -1,0 +1,55 @@
+//! `list_feature_flags`: every global flag.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::try_tool;
+use crate::flags::{self, Scope};
+use crate::host;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `list_feature_flags` (none).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "list_feature_flags",
+        reference_name: "listFeatureFlags",
+        display_name: "List Feature Flags",
+        summary: "List every global flag.",
+        when_to_use: &[
+            "You want to know the preferences the user set for all of their projects.",
+            "You are unsure of a global flag's exact name.",
+        ],
+        usage: "Call it without arguments. Only global flags are listed; `list_project_flags` shows what is in \
+                effect in this workspace.",
+        returns: "`{\"success\": true, \"flags\": [{\"name\": \"spelling\", \"value\": \"en-GB\", \"source\": \"global\"}], \
+                  \"total\": 1}`, by name.",
+        examples: &[Example { args: "{}", shows: "every global flag" }],
+        tags: &["flags", "settings", "global", "feature", "list"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Listing global flags",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let _: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    let host = try_tool!(host::require(ctx.host));
+    let all = try_tool!(flags::resolve_all(host, Scope::Global));
+    let total = all.len();
+    let flags: Vec<Value> = all.iter().map(flags::Resolved::to_json).collect();
+    let result = ToolResult::ok(json!({ "flags": flags, "total": total }));
+    if total == 0 {
+        result.with_message("No global flags are set.")
+    } else {
+        result
+    }
+}

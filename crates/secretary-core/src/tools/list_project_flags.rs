@@ -1,0 +1,55 @@
+//! `list_project_flags`: every flag this workspace sees, project values over global ones.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::try_tool;
+use crate::flags::{self, Scope};
+use crate::host;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `list_project_flags` (none).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "list_project_flags",
+        reference_name: "listProjectFlags",
+        display_name: "List Project Flags",
+        summary: "List the flags in effect for this workspace.",
+        when_to_use: &[
+            "At the start of work in a project, to learn the decisions and preferences recorded for it.",
+            "You are unsure of a flag's exact name.",
+        ],
+        usage: "Call it without arguments. Each flag shows its effective value and `source`: `project` (set for this \
+                workspace, with the overridden `globalValue` if any) or `global` (the default from `set_feature_flag`).",
+        returns: "`{\"success\": true, \"flags\": [{\"name\": \"packageManager\", \"value\": \"pnpm\", \"source\": \"project\"}, \
+                  {\"name\": \"strictMode\", \"value\": false, \"source\": \"global\"}], \"total\": 2}`, by name.",
+        examples: &[Example { args: "{}", shows: "every flag in effect for this workspace" }],
+        tags: &["flags", "settings", "project", "workspace", "list"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Listing project flags",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let _: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    let host = try_tool!(host::require(ctx.host));
+    let all = try_tool!(flags::resolve_all(host, Scope::Project));
+    let total = all.len();
+    let flags: Vec<Value> = all.iter().map(flags::Resolved::to_json).collect();
+    let result = ToolResult::ok(json!({ "flags": flags, "total": total }));
+    if total == 0 {
+        result.with_message("No flags are set for this project or globally.")
+    } else {
+        result
+    }
+}

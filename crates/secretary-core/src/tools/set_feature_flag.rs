@@ -1,0 +1,65 @@
+//! `set_feature_flag`: set a global flag, shared by every workspace.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::try_tool;
+use crate::flags::{self, Scope};
+use crate::host;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `set_feature_flag`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// The flag's name: a letter, then letters, digits, `_`, `.` or `-` (64 characters at most).
+    #[schemars(schema_with = "flags::name_schema")]
+    name: String,
+    /// The value: a string, number, boolean or null (no arrays or objects).
+    #[schemars(schema_with = "flags::scalar_schema")]
+    value: Value,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "set_feature_flag",
+        reference_name: "setFeatureFlag",
+        display_name: "Set Feature Flag",
+        summary: "Set a global flag shared by every workspace.",
+        when_to_use: &[
+            "The user states a preference for all of their projects (\"always answer in British English\").",
+            "You turn a behaviour on or off everywhere, not just in this workspace.",
+        ],
+        usage: "Pass `name` and a scalar `value`. Global flags are the defaults every workspace sees; a project can \
+                override one with `set_project_flag`. Use `set_project_flag` instead when the choice is about this \
+                workspace only.",
+        returns: "`{\"success\": true, \"name\": \"spelling\", \"value\": \"en-GB\", \"scope\": \"global\", \
+                  \"previous\": \"en-US\"}` (`previous` only when the flag was set before).",
+        examples: &[
+            Example { args: "{\"name\": \"spelling\", \"value\": \"en-GB\"}", shows: "a preference for every project" },
+            Example { args: "{\"name\": \"experimentalTools\", \"value\": false}", shows: "turn a feature off everywhere" },
+        ],
+        tags: &["flags", "settings", "global", "feature", "remember", "preference"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Setting a global flag",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    try_tool!(flags::check_name(&args.name));
+    try_tool!(flags::check_value(&args.value));
+    let host = try_tool!(host::require(ctx.host));
+    let previous = try_tool!(flags::set(host, Scope::Global, &args.name, args.value.clone()));
+    let mut out = json!({ "name": args.name, "value": args.value, "scope": "global" });
+    if let Some(previous) = previous {
+        out["previous"] = previous;
+    }
+    ToolResult::ok(out)
+}

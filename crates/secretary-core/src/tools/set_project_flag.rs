@@ -1,0 +1,71 @@
+//! `set_project_flag`: set a flag for this workspace; it overrides the global value of the same name.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::try_tool;
+use crate::flags::{self, Scope};
+use crate::host;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `set_project_flag`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// The flag's name: a letter, then letters, digits, `_`, `.` or `-` (64 characters at most).
+    #[schemars(schema_with = "flags::name_schema")]
+    name: String,
+    /// The value: a string, number, boolean or null (no arrays or objects).
+    #[schemars(schema_with = "flags::scalar_schema")]
+    value: Value,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "set_project_flag",
+        reference_name: "setProjectFlag",
+        display_name: "Set Project Flag",
+        summary: "Set a flag for this workspace (overrides global).",
+        when_to_use: &[
+            "The user states a preference or decision that holds for this project only (\"in this repo we use pnpm\").",
+            "You want to remember a project setting across dialogs, e.g. that a migration step is done.",
+            "A global (feature) flag should have a different value in this workspace.",
+        ],
+        usage: "Pass `name` and a scalar `value`. The value is stored with this workspace and survives restarts; \
+                `get_project_flag` returns it in later dialogs. It overrides a global flag of the same name \
+                (set with `set_feature_flag`) in this workspace only; `delete_project_flag` removes the override.",
+        returns: "`{\"success\": true, \"name\": \"packageManager\", \"value\": \"pnpm\", \"scope\": \"project\", \
+                  \"previous\": \"npm\"}` (`previous` only when the flag was set before).",
+        examples: &[
+            Example { args: "{\"name\": \"packageManager\", \"value\": \"pnpm\"}", shows: "remember the project's package manager" },
+            Example { args: "{\"name\": \"strictMode\", \"value\": true}", shows: "turn a flag on for this workspace only" },
+        ],
+        tags: &["flags", "settings", "project", "workspace", "remember", "preference"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Setting a project flag",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    try_tool!(flags::check_name(&args.name));
+    try_tool!(flags::check_value(&args.value));
+    let host = try_tool!(host::require(ctx.host));
+    let previous = try_tool!(flags::set(host, Scope::Project, &args.name, args.value.clone()));
+    let mut out = json!({ "name": args.name, "value": args.value, "scope": "project" });
+    if let Some(previous) = previous {
+        out["previous"] = previous;
+    }
+    let global = flags::load(host, Scope::Global).ok().and_then(|mut all| all.remove(&args.name));
+    let result = ToolResult::ok(out);
+    match global {
+        Some(global) => result.with_message(format!("Overrides the global value {global} in this workspace.")),
+        None => result,
+    }
+}

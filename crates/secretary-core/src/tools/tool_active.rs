@@ -1,0 +1,55 @@
+//! `tool_active`: the tools that are active (callable) now.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{catalog, try_tool};
+use crate::catalog::short_description;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// `tool_active` takes no arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "tool_active",
+        reference_name: "toolActive",
+        display_name: "Active Tools",
+        summary: "List the tools that are active now.",
+        when_to_use: &[
+            "You want to know which loaded tools you can call.",
+            "You want to check that tool_load worked.",
+        ],
+        usage: "Call it without arguments.",
+        returns: "`{\"success\": true, \"tools\": [{\"name\", \"description\", \"source\"}], \"count\": 7}`.",
+        examples: &[Example { args: "{}", shows: "every active tool with a one-line description" }],
+        tags: &["tools", "discovery", "active", "list"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Listing active tools",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let _: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    let catalog = try_tool!(catalog(ctx));
+    let tools: Vec<Value> = catalog
+        .active_tools()
+        .into_iter()
+        .map(|tool| json!({ "name": tool.name, "description": short_description(&tool.description, 160), "source": tool.source }))
+        .collect();
+    let count = tools.len();
+    let result = ToolResult::ok(json!({ "tools": tools, "count": count }));
+    if count == 0 {
+        result.with_message("No tools are active.")
+    } else {
+        result
+    }
+}

@@ -1,0 +1,84 @@
+//! `tool_describe`: one tool's full description and input schema.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{catalog, try_tool};
+use crate::catalog::Resolved;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// Arguments of `tool_describe`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// The tool's name, as `tool_find` lists it.
+    name: String,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "tool_describe",
+        reference_name: "toolDescribe",
+        display_name: "Describe Tool",
+        summary: "Read a tool's full description and schema.",
+        when_to_use: &[
+            "tool_find returned a promising tool and you need its arguments before calling it.",
+            "A call failed with an argument error and you want the exact schema.",
+        ],
+        usage: "Pass the `name` exactly as `tool_find` returned it. An unknown name answers with the closest names.",
+        returns: "`{\"success\": true, \"name\", \"description\", \"inputSchema\": {...}, \"active\", \"source\", \
+                  \"category\"?, \"keywords\"?}`.",
+        examples: &[
+            Example { args: "{\"name\": \"chat_secretary_get_request\"}", shows: "the schema of the request-recall tool" },
+        ],
+        tags: &["tools", "discovery", "schema", "describe"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Reading a tool's description",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    let catalog = try_tool!(catalog(ctx));
+    match catalog.resolve(&args.name) {
+        Resolved::Found(_, tool) => {
+            let mut value = json!({
+                "name": tool.name,
+                "description": tool.description,
+                "inputSchema": tool.input_schema.clone().unwrap_or_else(|| json!({"type": "object", "properties": {}, "required": []})),
+                "active": catalog.is_active(&tool.name),
+                "source": tool.source,
+            });
+            if let Some(map) = value.as_object_mut() {
+                if let Some(category) = &tool.category {
+                    map.insert("category".into(), json!(category));
+                }
+                if !tool.keywords.is_empty() {
+                    map.insert("keywords".into(), json!(tool.keywords));
+                }
+            }
+            ToolResult::ok(value)
+        }
+        Resolved::Renamed { old, new_name } => {
+            ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), "renamed")
+        }
+        Resolved::Unknown => {
+            let closest = catalog.closest(&args.name, 3);
+            ToolResult::failure(
+                format!(
+                    "Tool not found: {}. Use {}tool_find to search for tools.{}",
+                    args.name.trim(),
+                    catalog.own_prefix(),
+                    if closest.is_empty() { String::new() } else { format!(" Closest names: {}.", closest.join(", ")) }
+                ),
+                "not_found",
+            )
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! `tool_find`: search every tool the agent could use (its own, built-in, other extensions', MCP
+//! servers') by what it needs done.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{catalog, try_tool};
+use crate::catalog::short_description;
+use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+const DEFAULT_LIMIT: usize = 10;
+const MAX_LIMIT: usize = 50;
+const SHORT_CHARS: usize = 160;
+
+/// Arguments of `tool_find`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// What you need done, in a few words ("convert currency", "read a file", "create a QR code").
+    query: String,
+    /// How many tools to return, best first (default 10, at most 50).
+    #[schemars(range(min = 1, max = 50))]
+    limit: Option<u32>,
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "tool_find",
+        reference_name: "toolFind",
+        display_name: "Find Tools",
+        summary: "Search all available tools by what they do.",
+        when_to_use: &[
+            "You need a capability none of your current tools has.",
+            "You have too many tools to scan and want the few that fit the task.",
+            "A tool you used before is no longer in your tool list (it may need loading).",
+        ],
+        usage: "Describe the task in `query`. Each result says whether the tool is `active` (callable now); \
+                read one's full schema with `tool_describe` and activate inactive ones with `tool_load`.",
+        returns: "`{\"success\": true, \"query\": \"...\", \"tools\": [{\"name\", \"description\", \"score\", \"active\", \
+                  \"source\", \"matched\"}], \"total\": 3}`, best first.",
+        examples: &[
+            Example { args: "{\"query\": \"search the web\"}", shows: "tools that can search the internet" },
+            Example { args: "{\"query\": \"recall earlier chat request\", \"limit\": 3}", shows: "the Secretary's own dialog tools" },
+        ],
+        tags: &["tools", "discovery", "search", "find"],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "Searching the tool catalog",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    let catalog = try_tool!(catalog(ctx));
+    let query = args.query.trim();
+    if query.is_empty() {
+        return ToolResult::error("Query must not be empty: describe what the tool should do");
+    }
+    let limit = match args.limit {
+        Some(0) => return ToolResult::error("Limit must be 1 or greater"),
+        Some(n) => (n as usize).min(MAX_LIMIT),
+        None => DEFAULT_LIMIT,
+    };
+    let tools: Vec<Value> = catalog
+        .search(query, limit)
+        .into_iter()
+        .map(|(hit, tool)| {
+            json!({
+                "name": tool.name,
+                "description": short_description(&tool.description, SHORT_CHARS),
+                "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
+                "active": catalog.is_active(&tool.name),
+                "source": tool.source,
+                "matched": hit.matched,
+            })
+        })
+        .collect();
+    let total = tools.len();
+    let result = ToolResult::ok(json!({ "query": query, "tools": tools, "total": total }));
+    if total == 0 {
+        result.with_message(format!("No tool matches \"{query}\" among {} tools.", catalog.len()))
+    } else {
+        result
+    }
+}

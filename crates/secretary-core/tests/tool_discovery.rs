@@ -1,0 +1,336 @@
+//! Tool discovery: `tool_find`, `tool_describe`, `tool_load`, `tool_active`, `tool_call` over a
+//! catalog of the Secretary's own tools and a host's external tools.
+
+use secretary_core::catalog::{Catalog, CatalogTool};
+use secretary_core::tooling::{invoke, ToolContext};
+use serde_json::{json, Value};
+
+fn external(name: &str, description: &str, source: &str) -> CatalogTool {
+    serde_json::from_value(
+        json!({ "name": name, "description": description, "source": source, "tags": [] }),
+    )
+    .unwrap()
+}
+
+fn catalog() -> Catalog {
+    Catalog::new(
+        "chat_secretary_",
+        vec![
+            external(
+                "copilot_readFile",
+                "Read the contents of a file in the workspace.",
+                "vscode",
+            ),
+            external(
+                "fetch_webpage",
+                "Fetch the main content of a web page by URL.",
+                "vscode",
+            ),
+            external(
+                "github_search_issues",
+                "Search GitHub issues and pull requests by keywords.",
+                "mcp:github",
+            ),
+            external(
+                "currency_convert",
+                "Convert an amount between currencies using today's exchange rates.",
+                "mcp:finance",
+            ),
+            external(
+                "qr_code_create",
+                "Create a QR code image that encodes a text or a URL.",
+                "mcp:tools",
+            ),
+        ],
+        &["go_ent_".to_string()],
+    )
+}
+
+fn call(catalog: &Catalog, name: &str, args: Value) -> Value {
+    let ctx = ToolContext::new(None, None).with_catalog(catalog);
+    invoke(name, &args, &ctx).to_value()
+}
+
+fn names(result: &Value, key: &str) -> Vec<String> {
+    result[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn tool_find_ranks_by_what_the_tool_does() {
+    let catalog = catalog();
+    let found = call(
+        &catalog,
+        "tool_find",
+        json!({"query": "convert dollars to euros currency"}),
+    );
+    assert_eq!(names(&found, "tools")[0], "currency_convert");
+    let first = &found["tools"][0];
+    assert_eq!(first["active"], false);
+    assert_eq!(first["source"], "mcp:finance");
+    assert!(first["score"].as_f64().unwrap() > 0.0);
+    assert!(first["matched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m == "currency"));
+    let recall = call(
+        &catalog,
+        "tool_find",
+        json!({"query": "recall the user's earlier chat request"}),
+    );
+    let top: Vec<String> = names(&recall, "tools").into_iter().take(3).collect();
+    assert!(
+        top.iter().any(|n| n == "chat_secretary_get_request"),
+        "{top:?}"
+    );
+    assert_eq!(recall["tools"][0]["active"], true, "own tools start active");
+    let scores: Vec<f64> = recall["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["score"].as_f64().unwrap())
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "highest first: {scores:?}"
+    );
+}
+
+#[test]
+fn tool_find_limits_and_rejects_blank_queries() {
+    let catalog = catalog();
+    let one = call(
+        &catalog,
+        "tool_find",
+        json!({"query": "search", "limit": 1}),
+    );
+    assert_eq!(one["tools"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        call(&catalog, "tool_find", json!({"query": "  "}))["error"],
+        "Query must not be empty: describe what the tool should do"
+    );
+    assert_eq!(
+        call(&catalog, "tool_find", json!({"query": "x", "limit": 0}))["error"],
+        "Limit must be 1 or greater"
+    );
+    let none = call(&catalog, "tool_find", json!({"query": "zzzz qqqq"}));
+    assert_eq!(none["total"], 0);
+    assert!(none["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("No tool matches"));
+}
+
+#[test]
+fn tool_describe_gives_the_schema_or_the_closest_names() {
+    let catalog = catalog();
+    let own = call(
+        &catalog,
+        "tool_describe",
+        json!({"name": "chat_secretary_get_request"}),
+    );
+    assert_eq!(own["success"], true);
+    assert_eq!(own["inputSchema"]["required"], json!(["index"]));
+    assert!(own["description"]
+        .as_str()
+        .unwrap()
+        .contains("Use this tool when:"));
+    assert_eq!(own["active"], true);
+    // Plain names of own tools resolve too.
+    assert_eq!(
+        call(&catalog, "tool_describe", json!({"name": "get_request"}))["name"],
+        "chat_secretary_get_request"
+    );
+    let external = call(&catalog, "tool_describe", json!({"name": "fetch_webpage"}));
+    assert_eq!(
+        external["inputSchema"],
+        json!({"type": "object", "properties": {}, "required": []})
+    );
+    let unknown = call(&catalog, "tool_describe", json!({"name": "fetch_web_page"}));
+    let error = unknown["error"].as_str().unwrap();
+    assert!(
+        error.starts_with(
+            "Tool not found: fetch_web_page. Use chat_secretary_tool_find to search for tools."
+        ),
+        "{error}"
+    );
+    assert!(error.contains("fetch_webpage"), "{error}");
+}
+
+#[test]
+fn renamed_tools_name_the_new_name_everywhere() {
+    let catalog = catalog();
+    let expected = "Tool not found: copilot_chat_secretary_get_request. It was renamed to chat_secretary_get_request.";
+    assert_eq!(
+        call(
+            &catalog,
+            "tool_describe",
+            json!({"name": "copilot_chat_secretary_get_request"})
+        )["error"],
+        expected
+    );
+    assert_eq!(
+        call(
+            &catalog,
+            "copilot_chat_secretary_get_request",
+            json!({"index": 1})
+        )["error"],
+        expected
+    );
+    assert_eq!(
+        call(&catalog, "tool_describe", json!({"name": "go_ent_get_first_request"}))["error"],
+        "Tool not found: go_ent_get_first_request. It was renamed to chat_secretary_get_first_request."
+    );
+    let load = call(
+        &catalog,
+        "tool_load",
+        json!({"names": ["go_ent_list_dialogs"]}),
+    );
+    assert!(load["error"]
+        .as_str()
+        .unwrap()
+        .contains("go_ent_list_dialogs (renamed to chat_secretary_list_dialogs)"));
+}
+
+#[test]
+fn tool_load_is_all_or_nothing_and_idempotent() {
+    let catalog = catalog();
+    let refused = call(
+        &catalog,
+        "tool_load",
+        json!({"names": ["fetch_webpage", "nope", "nada"]}),
+    );
+    assert_eq!(refused["success"], false);
+    assert_eq!(
+        refused["error"],
+        "Unknown tools: nope, nada. Nothing was loaded."
+    );
+    assert!(
+        !catalog.is_active("fetch_webpage"),
+        "nothing loaded when a name is unknown"
+    );
+
+    let before = catalog.active_tools().len();
+    let loaded = call(
+        &catalog,
+        "tool_load",
+        json!({"names": ["fetch_webpage", "qr_code_create", "fetch_webpage"]}),
+    );
+    assert_eq!(loaded["loaded"], json!(["fetch_webpage", "qr_code_create"]));
+    assert_eq!(loaded["alreadyActive"], json!([]));
+    assert_eq!(loaded["activeCount"], before + 2);
+
+    let again = call(
+        &catalog,
+        "tool_load",
+        json!({"names": ["fetch_webpage", "chat_secretary_get_request"]}),
+    );
+    assert_eq!(again["success"], true);
+    assert_eq!(again["loaded"], json!([]));
+    assert_eq!(
+        again["alreadyActive"],
+        json!(["chat_secretary_get_request", "fetch_webpage"])
+    );
+    assert_eq!(again["activeCount"], before + 2);
+    assert_eq!(
+        call(&catalog, "tool_load", json!({"names": []}))["error"],
+        "Names must list at least one tool"
+    );
+}
+
+#[test]
+fn tool_active_reflects_loading() {
+    let catalog = Catalog::new(
+        "p_",
+        vec![external("fetch_webpage", "Fetch a page.", "vscode")],
+        &[],
+    );
+    let before = call(&catalog, "tool_active", json!({}));
+    let count = before["count"].as_u64().unwrap();
+    assert!(!names(&before, "tools").contains(&"fetch_webpage".to_string()));
+    call(&catalog, "tool_load", json!({"names": ["fetch_webpage"]}));
+    let after = call(&catalog, "tool_active", json!({}));
+    assert_eq!(after["count"].as_u64().unwrap(), count + 1);
+    assert!(names(&after, "tools").contains(&"fetch_webpage".to_string()));
+    assert_eq!(
+        call(&catalog, "tool_active", json!({"x": 1}))["success"],
+        false
+    );
+}
+
+#[test]
+fn external_tools_start_inactive_and_own_tools_active() {
+    let catalog = catalog();
+    let result = call(&catalog, "tool_active", json!({}));
+    let active = names(&result, "tools");
+    assert!(
+        active.iter().all(|n| n.starts_with("chat_secretary_")),
+        "{active:?}"
+    );
+    assert!(active.contains(&"chat_secretary_tool_find".to_string()));
+    assert!(result.get("message").is_none());
+}
+
+#[test]
+fn tool_call_validates_before_the_host_calls() {
+    let catalog = catalog();
+    let not_loaded = call(
+        &catalog,
+        "tool_call",
+        json!({"name": "fetch_webpage", "input": {"url": "x"}}),
+    );
+    assert_eq!(not_loaded["error"], "Tool fetch_webpage is not loaded.");
+    assert!(not_loaded["instruction"]
+        .as_str()
+        .unwrap()
+        .contains("chat_secretary_tool_load"));
+    call(&catalog, "tool_load", json!({"names": ["fetch_webpage"]}));
+    let ok = call(
+        &catalog,
+        "tool_call",
+        json!({"name": "fetch_webpage", "input": {"url": "x"}}),
+    );
+    assert_eq!(
+        ok,
+        json!({"success": true, "call": {"name": "fetch_webpage", "input": {"url": "x"}}})
+    );
+    assert_eq!(
+        call(
+            &catalog,
+            "tool_call",
+            json!({"name": "chat_secretary_get_request"})
+        )["error_type"],
+        "own_tool"
+    );
+    assert_eq!(
+        call(&catalog, "tool_call", json!({"name": "zzz"}))["error_type"],
+        "not_found"
+    );
+    assert!(call(
+        &catalog,
+        "tool_call",
+        json!({"name": "fetch_webpage", "input": [1]})
+    )["error"]
+        .as_str()
+        .unwrap()
+        .contains("`input`"));
+    // An external tool called by name through the catalog is pointed to tool_call.
+    assert_eq!(
+        call(&catalog, "fetch_webpage", json!({}))["error_type"],
+        "external_tool"
+    );
+}
+
+#[test]
+fn hosts_without_a_catalog_get_a_clear_error() {
+    let ctx = ToolContext::new(None, None);
+    assert_eq!(
+        invoke("tool_find", &json!({"query": "x"}), &ctx).to_value()["error"],
+        "Tool discovery is not available in this host"
+    );
+}

@@ -1,0 +1,39 @@
+/**
+ * The I/O bridge the WASM core calls synchronously while a tool runs (crates/secretary-wasm/src/host.rs,
+ * the core's `host::Host` trait). The core keeps every rule (names, formats, merging, caps); a bridge only
+ * resolves an area to a folder and does the file system work, strictly inside that folder.
+ *
+ * Errors are thrown; their `code` tells the core what failed: `SECRETARY_NO_AREA` (this host has no
+ * folder for the area), `SECRETARY_PATH_REFUSED` (the path would leave the area), anything else I/O.
+ */
+
+/** Named roots the host resolves: the workspace folder, this workspace's state, the global state. */
+export type AreaName = 'workspace' | 'workspaceState' | 'globalState';
+
+export const AREAS: readonly AreaName[] = ['workspace', 'workspaceState', 'globalState'];
+
+export interface HostBridge {
+  /** A file's bytes, `null` when it does not exist. */
+  read(area: AreaName, path: string): Uint8Array | null;
+  /** Replaces a file atomically (temporary file in the same folder, flushed, renamed). */
+  writeAtomic(area: AreaName, path: string, bytes: Uint8Array): void;
+  /** Removes a file; `false` when it did not exist. */
+  remove(area: AreaName, path: string): boolean;
+  /** Files under `dir` ('' for the root) as `/`-separated paths relative to it. */
+  list(area: AreaName, dir: string, recursive: boolean): string[];
+  /** A setting's value (`copilotChatSecretary.content.categories`), `undefined` when unset. */
+  setting(key: string): unknown;
+}
+
+export type HostErrorCode = 'SECRETARY_NO_AREA' | 'SECRETARY_PATH_REFUSED';
+
+/** An error the bridge throws on purpose (its `code` reaches the core). */
+export class HostError extends Error {
+  constructor(
+    readonly code: HostErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HostError';
+  }
+}

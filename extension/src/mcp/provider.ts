@@ -1,0 +1,93 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+
+import type { Logger } from '../log';
+import { EMPTY_WINDOW, workspaceKey } from '../sessions/discovery';
+
+/** The provider id of `contributes.mcpServerDefinitionProviders`. */
+export const MCP_PROVIDER_ID = 'copilotChatSecretary.mcpServers';
+export const MCP_SERVER_LABEL = 'Copilot Chat Secretary';
+
+const CONFIG = 'copilotChatSecretary';
+
+/** Where this window's sessions are, as the extension itself reads them. */
+export interface McpProviderScope {
+  /** The VS Code `User` folder. */
+  userDir: string;
+  /** This workspace's `workspaceStorage/<id>` folder; `undefined` in an empty window. */
+  workspaceStorageDir: string | undefined;
+}
+
+/**
+ * Offers the bundled `secretary mcp` server to VS Code's own MCP client: one stdio definition
+ * that runs `dist/cli.js mcp` with the Node.js running this extension host, scoped to the sessions
+ * this window reads (the `scope` and `extraStorageRoots` settings). `copilotChatSecretary.mcp.enabled`
+ * set to false withdraws it. Returns the provider (the e2e tests read its definitions), or
+ * `undefined` when this VS Code has no MCP API.
+ */
+export function registerMcpServerProvider(
+  context: vscode.ExtensionContext,
+  scope: McpProviderScope,
+  log: Logger,
+): vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> | undefined {
+  if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') {
+    log.info('this VS Code has no MCP server definition API; the MCP server is not offered');
+    return undefined;
+  }
+  const changed = new vscode.EventEmitter<void>();
+  const cli = path.join(context.extensionPath, 'dist', 'cli.js');
+  const version = String(context.extension.packageJSON?.version ?? '0.0.0');
+  const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
+    onDidChangeMcpServerDefinitions: changed.event,
+    provideMcpServerDefinitions: () => {
+      const config = vscode.workspace.getConfiguration(CONFIG);
+      if (!config.get<boolean>('mcp.enabled', true)) {
+        return [];
+      }
+      const args = [cli, 'mcp', ...scopeArgs(config, scope)];
+      // In desktop VS Code `process.execPath` is Electron, which runs as plain Node.js only with
+      // ELECTRON_RUN_AS_NODE; in a VS Code server it is Node.js already.
+      const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
+      return [new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, args, env, version)];
+    },
+    resolveMcpServerDefinition: (server) => {
+      if (!fs.existsSync(cli)) {
+        throw new Error(`the bundled MCP server is missing: ${cli}`);
+      }
+      return server;
+    },
+  };
+  context.subscriptions.push(
+    changed,
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (['mcp.enabled', 'scope', 'extraStorageRoots'].some((key) => event.affectsConfiguration(`${CONFIG}.${key}`))) {
+        changed.fire();
+      }
+    }),
+  );
+  log.info(`MCP server definition provider registered: ${MCP_PROVIDER_ID}`);
+  return provider;
+}
+
+/** `--storage`/`--workspace`/`--all` arguments reading what the extension reads. */
+export function scopeArgs(config: vscode.WorkspaceConfiguration, scope: McpProviderScope): string[] {
+  const extras = config
+    .get<string[]>('extraStorageRoots', [])
+    .filter((root) => typeof root === 'string' && root && fs.existsSync(root))
+    .flatMap((root) => ['--storage', root]);
+  if (config.get<string>('scope', 'workspace') === 'all') {
+    return ['--storage', scope.userDir, ...extras, '--all'];
+  }
+  if (scope.workspaceStorageDir) {
+    const key = workspaceKey(scope.workspaceStorageDir);
+    const root = fs.existsSync(scope.workspaceStorageDir) ? scope.workspaceStorageDir : scope.userDir;
+    return ['--storage', root, ...extras, '--workspace', key];
+  }
+  const emptyWindows = path.join(scope.userDir, 'globalStorage', 'emptyWindowChatSessions');
+  if (fs.existsSync(emptyWindows) && extras.length === 0) {
+    return ['--storage', emptyWindows, '--all'];
+  }
+  return ['--storage', scope.userDir, ...extras, '--workspace', EMPTY_WINDOW];
+}

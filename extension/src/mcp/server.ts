@@ -1,0 +1,197 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import type { Logger } from '../log';
+import type { ToolListing } from '../tools/CoreTool';
+import { McpLogger } from './logging';
+import { ToolRegistry, UnknownToolsError } from './registry';
+import { errorMessage, failureText, thrownResult, toolResult, type McpToolResult } from './results';
+
+/** What the server needs from the core: its tools and a way to run them. */
+export interface ToolBackend {
+  /** The core's listing (`Secretary.tools()`). */
+  readonly listings: readonly ToolListing[];
+  /** Runs a tool of the core by name and returns its JSON text (it may throw, e.g. a trap). */
+  invoke(name: string, args: Record<string, unknown>): Promise<string>;
+  /** Fires after the core was re-instantiated and so forgot which tools were loaded. */
+  onDidReset?(listener: () => void): { dispose(): void };
+}
+
+export interface SecretaryServerOptions {
+  backend: ToolBackend;
+  /** Put before every plain name (`toolNamePrefix()`). */
+  prefix: string;
+  /** The host's logger (stderr for `secretary mcp`); messages also go to the client. */
+  log: Logger;
+  version: string;
+}
+
+export interface SecretaryServer {
+  server: Server;
+  registry: ToolRegistry;
+  log: McpLogger;
+  /** Resolves when no tool call is running (to answer every call before shutting down). */
+  whenIdle(): Promise<void>;
+  dispose(): void;
+}
+
+export const SERVER_NAME = 'copilot-chat-secretary';
+
+/**
+ * The Secretary as an MCP server: `tools/list` answers the active tools with the core's schemas
+ * and descriptions, `tools/call` runs them in the core and returns their JSON as text content.
+ * When the core's `tool_load` succeeds, the tools it loaded are registered here and the client
+ * gets `notifications/tools/list_changed`. Built on the SDK's low-level `Server` because the tools'
+ * JSON Schemas come from the core as they are (`McpServer` wants zod schemas and would validate
+ * arguments itself; here the core validates them, with its own field-naming errors).
+ */
+export function createSecretaryServer(options: SecretaryServerOptions): SecretaryServer {
+  const { backend, prefix, version } = options;
+  const log = options.log instanceof McpLogger ? options.log : new McpLogger(options.log);
+  const registry = new ToolRegistry(backend.listings, prefix);
+  const server = new Server(
+    { name: SERVER_NAME, title: 'Copilot Chat Secretary', version },
+    { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: instructions(registry) },
+  );
+  // Log messages reach the client once it is initialized (before that, stderr only).
+  server.oninitialized = () =>
+    log.attach((level, data) => {
+      server.sendLoggingMessage({ level, logger: SERVER_NAME, data }).catch(() => undefined);
+    });
+
+  const subscriptions: { dispose(): void }[] = [];
+  subscriptions.push(
+    registry.onDidChange((added) => {
+      log.info(`tools loaded: ${added.map((plain) => registry.find(plain)?.name ?? plain).join(', ')}`);
+      server.sendToolListChanged().catch((err) => log.warn(`could not send tools/list_changed: ${errorMessage(err)}`));
+    }),
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.active().map(ToolRegistry.toMcpTool) }));
+  let running = 0;
+  const idle: (() => void)[] = [];
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    running += 1;
+    try {
+      return await callTool(request.params.name, request.params.arguments ?? {}, backend, registry, log);
+    } finally {
+      running -= 1;
+      if (running === 0) {
+        idle.splice(0).forEach((resolve) => resolve());
+      }
+    }
+  });
+
+  if (backend.onDidReset) {
+    // A fresh core knows only the tools that are active from the start: load the others again.
+    subscriptions.push(backend.onDidReset(() => void reloadAfterReset(backend, registry, log)));
+  }
+
+  return {
+    server,
+    registry,
+    log,
+    whenIdle: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
+    dispose: () => {
+      subscriptions.forEach((s) => s.dispose());
+      log.detach();
+    },
+  };
+}
+
+async function callTool(
+  name: string,
+  args: Record<string, unknown>,
+  backend: ToolBackend,
+  registry: ToolRegistry,
+  log: Logger,
+): Promise<McpToolResult> {
+  const started = performance.now();
+  log.trace(`Tool called: ${name}`);
+  // An active tool runs under its plain name; any other name goes to the core as it was given,
+  // and the core answers it (renamed, not loaded, unknown).
+  const tool = registry.activeTool(name);
+  let text: string;
+  try {
+    text = await backend.invoke(tool ? tool.plain : name, args);
+    text = registerLoaded(text, registry);
+  } catch (err) {
+    log.error(`Tool ${name} failed: ${errorMessage(err)}`);
+    return thrownResult(err);
+  }
+  const result = toolResult(text);
+  if (result.isError) {
+    log.error(`Tool ${name} failed: ${failureText(text)}`);
+  } else {
+    log.debug(`Tool ${name} completed successfully in ${(performance.now() - started).toFixed(1)} ms`);
+  }
+  return result;
+}
+
+/**
+ * After a successful `tool_load` (an answer with `loaded`), registers the tools it names. The
+ * core has already checked the names; if one is not a tool of this server after all, nothing is
+ * registered and the call answers an error saying so.
+ */
+function registerLoaded(text: string, registry: ToolRegistry): string {
+  if (!text.includes('"loaded"')) {
+    return text;
+  }
+  let answer: { success?: unknown; loaded?: unknown; alreadyActive?: unknown };
+  try {
+    answer = JSON.parse(text) as typeof answer;
+  } catch {
+    return text;
+  }
+  if (answer.success !== true || !Array.isArray(answer.loaded)) {
+    return text;
+  }
+  // `alreadyActive` tools were active in the core before: register those this server has too
+  // (it may have missed an earlier load, e.g. under another name), ignore the others.
+  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string') : []);
+  const names = [...strings(answer.loaded), ...strings(answer.alreadyActive).filter((name) => registry.find(name))];
+  try {
+    registry.activate(names);
+  } catch (err) {
+    if (err instanceof UnknownToolsError) {
+      return JSON.stringify({
+        success: false,
+        error: `The core loaded tools this MCP server does not have: ${err.names.join(', ')}. Nothing was registered.`,
+        error_type: 'internal',
+      });
+    }
+    throw err;
+  }
+  return text;
+}
+
+async function reloadAfterReset(backend: ToolBackend, registry: ToolRegistry, log: Logger): Promise<void> {
+  const names = registry.loadedDeferred().map((tool) => tool.plain);
+  if (names.length === 0) {
+    return;
+  }
+  try {
+    const text = await backend.invoke('tool_load', { names });
+    if (toolResult(text).isError) {
+      log.error(`could not load tools again after the core restarted: ${failureText(text)}`);
+    }
+  } catch (err) {
+    log.error(`could not load tools again after the core restarted: ${errorMessage(err)}`);
+  }
+}
+
+function instructions(registry: ToolRegistry): string {
+  const names = new Map(registry.all.map((tool) => [tool.plain, tool.name]));
+  const lines = [
+    "The user's own words from their VS Code Copilot Chat sessions, read from disk: the first or " +
+      'Nth request of the current dialog, recent dialogs, and a search over past requests. Use them ' +
+      "when the conversation was summarized and you need what the user actually asked for.",
+  ];
+  if (names.has('tool_find') && names.has('tool_load')) {
+    lines.push(
+      `More tools are available than listed: find them with ${names.get('tool_find')} and activate them ` +
+        `with ${names.get('tool_load')}; the tool list then changes.`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,59 @@
+import * as fs from 'fs';
+
+import type { WasmCore } from '../core/wasm';
+import type { Logger } from '../log';
+import { defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type SessionFile } from '../sessions/discovery';
+import { DialogSessionsService } from '../sessions/DialogSessionsService';
+
+/** Where `secretary mcp` reads sessions: the CLI's `--storage`, `--workspace` and `--all`. */
+export interface McpScopeOptions {
+  storage?: string[];
+  /** A folder, a workspace URI as `workspace.json` records it (`vscode-remote://...`), or
+   * `empty-window`. */
+  workspace?: string;
+  all?: boolean;
+}
+
+/**
+ * The sessions service of the MCP server, found the way the CLI finds them (`--storage` folders,
+ * else every VS Code user-data folder of this machine). The first scan is not awaited: the server
+ * answers `initialize` and `tools/list` at once and tool calls wait for the scan. Each call reads
+ * what changed on disk first, so nothing is watched. Unlike the one-shot CLI, a `--workspace`
+ * without sessions yet is only warned about: its first dialog may come later.
+ */
+export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptions): DialogSessionsService {
+  const roots = options.storage?.length ? options.storage : defaultUserDataDirs();
+  if (roots.length === 0) {
+    throw new Error('no VS Code user-data folder found; pass --storage <dir>');
+  }
+  for (const root of roots) {
+    if (!fs.existsSync(root)) {
+      throw new Error(`--storage ${root}: no such folder`);
+    }
+  }
+  const files = (): SessionFile[] => roots.flatMap((root) => sessionsUnder(root));
+  let workspace: string | undefined;
+  if (!options.all) {
+    const found = new Set(files().map((file) => file.workspace));
+    if (options.workspace !== undefined) {
+      workspace = workspaceKeyOf(options.workspace);
+      if (!found.has(workspace)) {
+        log.warn(`no chat sessions for workspace ${options.workspace} under ${roots.join(', ')} yet`);
+      }
+    } else {
+      const here = folderKey(process.cwd());
+      workspace = found.has(here) ? here : undefined;
+    }
+  }
+  log.info(`reading chat sessions under ${roots.join(', ')} (workspace: ${workspace ?? 'all'})`);
+  return new DialogSessionsService(core, { files, watchDirs: () => [] }, log, { workspace });
+}
+
+/** The workspace key for `--workspace`: URIs and `empty-window` as given, folders as their
+ * `file://` URI (what `workspace.json` holds on this machine). */
+export function workspaceKeyOf(value: string): string {
+  if (value === EMPTY_WINDOW || /^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(value)) {
+    return value;
+  }
+  return folderKey(value);
+}

@@ -1,0 +1,115 @@
+import { format } from 'util';
+
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+import type { WasmCore } from '../core/wasm';
+import { stderrLogger, type Logger } from '../log';
+import { coreBackend } from './backend';
+import { JsonRpcGuard } from './guard';
+import { McpLogger } from './logging';
+import { prefixProblem, toolNamePrefix } from './names';
+import { createSecretaryServer } from './server';
+import { openSessions, type McpScopeOptions } from './sessions';
+
+/** How long a closing server waits for running calls to answer. */
+const DRAIN_TIMEOUT_MS = 5_000;
+
+export interface McpIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+}
+
+/**
+ * `secretary mcp`: serves the core's tools over MCP on stdin/stdout until the client closes
+ * stdin (or a SIGINT/SIGTERM). stdout carries nothing but protocol messages: logs go to stderr
+ * and to the client as logging notifications, and `console.log` is sent to stderr too. Bad input
+ * is answered, never fatal. Resolves with the exit code.
+ */
+export async function runMcpServer(
+  core: WasmCore,
+  baseLog: Logger,
+  options: McpScopeOptions,
+  io: McpIo = { stdin: process.stdin, stdout: process.stdout },
+): Promise<number> {
+  keepStdoutForProtocol();
+  const log = new McpLogger(stderrLevel(process.env.SECRETARY_LOG_LEVEL) ?? baseLog);
+  const prefix = toolNamePrefix();
+  const problem = prefixProblem(prefix);
+  if (problem) {
+    log.warn(problem);
+  }
+  const sessions = openSessions(core, log, options);
+  const secretary = createSecretaryServer({ backend: coreBackend(core, sessions, prefix), prefix, log, version: core.version });
+  const { server } = secretary;
+  server.onerror = (err) => log.warn(`MCP transport: ${err.message}`);
+
+  const guard = new JsonRpcGuard((reply) => {
+    io.stdout.write(`${JSON.stringify(reply)}\n`);
+  }, log);
+  io.stdin.pipe(guard);
+  await server.connect(new StdioServerTransport(guard, io.stdout as NodeJS.WriteStream));
+  log.info(`MCP server ready: ${secretary.registry.active().length} tools, core ${core.version}`);
+  sessions.start(false).catch((err) => log.error(`initial session scan failed: ${String(err)}`));
+
+  const onRejection = (reason: unknown) => log.error(`unexpected failure: ${reason instanceof Error ? reason.message : String(reason)}`);
+  const onException = (err: Error) => log.error(`unexpected failure: ${err.message}`);
+  process.on('unhandledRejection', onRejection);
+  process.on('uncaughtException', onException);
+
+  return new Promise<number>((resolve) => {
+    let finished = false;
+    /** `drain`: the client closed stdin; answer the calls already read before closing. */
+    const finish = async (code: number, drain: boolean) => {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      if (drain) {
+        // Requests read just before the end start their handlers in the next microtasks.
+        await new Promise((done) => setImmediate(done));
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([secretary.whenIdle(), new Promise((done) => (timer = setTimeout(done, DRAIN_TIMEOUT_MS)))]);
+        clearTimeout(timer);
+        // The SDK writes each answer a few microtasks after its handler returned.
+        await new Promise((done) => setImmediate(done));
+      }
+      secretary.dispose();
+      sessions.dispose();
+      await server.close().catch(() => undefined);
+      process.off('unhandledRejection', onRejection);
+      process.off('uncaughtException', onException);
+      resolve(code);
+    };
+    const onSignal = () => void finish(0, false);
+    // The guard ends once every line before the end of stdin has gone to the transport.
+    guard.once('end', () => void finish(0, true));
+    io.stdin.once('close', () => {
+      if (!guard.writableEnded) {
+        guard.end();
+      }
+    });
+    io.stdout.on('error', (err: NodeJS.ErrnoException) => void finish(err.code === 'EPIPE' ? 0 : 1, false));
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+}
+
+/** A stderr logger at `SECRETARY_LOG_LEVEL` (MCP clients set environment variables more easily
+ * than arguments), or `undefined` to keep the command's own. */
+function stderrLevel(level: string | undefined): Logger | undefined {
+  const levels = ['trace', 'debug', 'info', 'warn', 'error', 'off'] as const;
+  const wanted = levels.find((name) => name === level?.trim().toLowerCase());
+  return wanted ? stderrLogger(wanted) : undefined;
+}
+
+/** Sends `console.log`/`info`/`debug` (a dependency's stray output) to stderr. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => {
+    process.stderr.write(`${format(...args)}\n`);
+  };
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}

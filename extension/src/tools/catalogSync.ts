@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+
+import type { WasmCore } from '../core/wasm';
+import type { Logger } from '../log';
+
+/** The Secretary's own prefix in VS Code (package.json names are static). */
+export const OWN_PREFIX = 'chat_secretary_';
+
+/**
+ * Keeps the core's tool catalog in step with `vscode.lm.tools` (built-in tools, other extensions',
+ * MCP servers'). VS Code has no stable "tools changed" event, so the catalog is compared by a
+ * cheap signature of the names before each discovery call and rebuilt only when it differs.
+ */
+export class ToolCatalogSync {
+  private signature = '';
+
+  constructor(
+    private readonly core: WasmCore,
+    private readonly log: Logger,
+  ) {}
+
+  refresh(): void {
+    const tools = vscode.lm.tools.filter((tool) => !tool.name.startsWith(OWN_PREFIX));
+    const signature = tools.map((tool) => tool.name).join('\n');
+    if (signature === this.signature) {
+      return;
+    }
+    const external = tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema ?? undefined,
+      tags: [...tool.tags],
+      source: sourceOf(tool.name, tool.tags),
+    }));
+    this.core.run((h) => h.setExternalTools(JSON.stringify(external)));
+    this.signature = signature;
+    this.log.debug(`tool catalog: ${external.length} external tools`);
+  }
+
+  /** Forget the signature (after the core was re-instantiated). */
+  invalidate(): void {
+    this.signature = '';
+  }
+}
+
+/** A best guess at who provides a tool, from VS Code's naming conventions. */
+function sourceOf(name: string, tags: readonly string[]): string {
+  if (name.startsWith('mcp_')) {
+    return `mcp:${name.split('_')[1] ?? 'server'}`;
+  }
+  if (name.startsWith('copilot_') || name.startsWith('vscode_') || tags.includes('vscode_editing')) {
+    return 'built-in';
+  }
+  return 'extension';
+}

@@ -1,0 +1,91 @@
+import type { Logger } from '../log';
+
+/**
+ * How every Secretary tool invocation is logged in VS Code (`Tool.invoke`), kept free of `vscode`
+ * so that unit tests can check it with a recording logger:
+ *
+ * - before the call, trace: `Tool called: <name>`;
+ * - a successful result, trace: `Tool <name> completed successfully` (our invocations are async);
+ * - an exception (or a core trap), error: `Tool <name> failed: <message>`; the agent gets
+ *   `{"isError": true, "message"}`;
+ * - a failed result (`{"success": false, "error"}` or `{"isError": true, "message"}`), warn:
+ *   `Tool <name> failed: <error>`. It is the same "failed" line, one level lower: such a result is
+ *   an ordinary answer to the agent (a wrong index, a missing flag file), not a fault of the
+ *   extension, and error-level lines stay for faults.
+ */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export async function runLogged<T>(
+  log: Logger,
+  name: string,
+  run: () => Promise<T>,
+  textOf: (value: T) => string | undefined,
+): Promise<Outcome<T>> {
+  log.trace(`Tool called: ${name}`);
+  let value: T;
+  try {
+    value = await run();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    log.error(`Tool ${name} failed: ${message}`);
+    return { ok: false, message };
+  }
+  const text = textOf(value);
+  const failure = text === undefined ? undefined : failureOf(text);
+  if (failure !== undefined) {
+    log.warn(`Tool ${name} failed: ${failure}`);
+  } else {
+    log.trace(`Tool ${name} completed successfully`);
+  }
+  return { ok: true, value };
+}
+
+/** The error of a failed tool result's JSON text; `undefined` for a success or non-JSON text. */
+export function failureOf(text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object') {
+    return undefined;
+  }
+  const result = parsed as { success?: unknown; error?: unknown; isError?: unknown; message?: unknown };
+  if (result.success === false) {
+    return typeof result.error === 'string' ? result.error : 'unknown error';
+  }
+  if (result.isError === true) {
+    return typeof result.message === 'string' ? result.message : 'unknown error';
+  }
+  return undefined;
+}
+
+/** What the listing says about a destructive tool's consent (`consent` in `Secretary.tools()`). */
+export interface ConsentListing {
+  field: string;
+  value: string;
+  why: string;
+}
+
+/**
+ * The confirmation VS Code shows before a destructive tool runs (`confirmationMessages` of
+ * `prepareInvocation`): what it does, why it needs the user's explicit instruction, and the literal
+ * the agent had to pass. `undefined` for other tools.
+ */
+export function confirmationFor(tool: {
+  displayName: string;
+  summary: string;
+  destructive: boolean;
+  consent?: ConsentListing | null;
+}): { title: string; message: string } | undefined {
+  if (!tool.destructive) {
+    return undefined;
+  }
+  const why = tool.consent?.why ?? 'It changes or deletes data and cannot be undone.';
+  const literal = tool.consent ? `\n\nThe agent confirmed with \`${tool.consent.field}: "${tool.consent.value}"\`.` : '';
+  return {
+    title: `${tool.displayName}: requires your explicit instruction`,
+    message: `${tool.summary}\n\n${why}${literal}\n\nRun it only if you asked for this.`,
+  };
+}

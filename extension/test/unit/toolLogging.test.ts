@@ -1,0 +1,67 @@
+// How tool invocations are logged in VS Code (extension/src/tools/toolLogging.ts, used by Tool.ts),
+// with a recording logger.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import type { Logger } from '../../src/log';
+import { confirmationFor, failureOf, runLogged } from '../../src/tools/toolLogging';
+
+function recorder(): { log: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const at = (level: string) => (message: string | Error) => {
+    lines.push(`${level}: ${message instanceof Error ? message.message : message}`);
+  };
+  return { lines, log: { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') } };
+}
+
+const asText = (value: string) => value;
+
+test('a successful call logs called, then completed successfully (trace)', async () => {
+  const { log, lines } = recorder();
+  const outcome = await runLogged(log, 'chat_secretary_get_request', async () => '{"success":true,"index":1}', asText);
+  assert.deepEqual(outcome, { ok: true, value: '{"success":true,"index":1}' });
+  assert.deepEqual(lines, ['trace: Tool called: chat_secretary_get_request', 'trace: Tool chat_secretary_get_request completed successfully']);
+});
+
+test('an exception logs failed at error level and is returned, never thrown', async () => {
+  const { log, lines } = recorder();
+  const outcome = await runLogged(log, 't', async () => {
+    throw new Error('The Secretary core failed and was restarted: boom');
+  }, asText);
+  assert.deepEqual(outcome, { ok: false, message: 'The Secretary core failed and was restarted: boom' });
+  assert.deepEqual(lines, ['trace: Tool called: t', 'error: Tool t failed: The Secretary core failed and was restarted: boom']);
+});
+
+test('a failed result logs failed with its error at warn level', async () => {
+  const { log, lines } = recorder();
+  const text = '{"success":false,"error":"Index must be 1 or greater"}';
+  const outcome = await runLogged(log, 't', async () => text, asText);
+  assert.deepEqual(outcome, { ok: true, value: text });
+  assert.deepEqual(lines, ['trace: Tool called: t', 'warn: Tool t failed: Index must be 1 or greater']);
+  const { log: log2, lines: lines2 } = recorder();
+  await runLogged(log2, 't', async () => '{"isError":true,"message":"x"}', asText);
+  assert.equal(lines2[1], 'warn: Tool t failed: x');
+});
+
+test('results that are not text (passed through from another tool) count as success', async () => {
+  const { log, lines } = recorder();
+  await runLogged(log, 't', async () => ({ parts: [] }), () => undefined);
+  assert.equal(lines[1], 'trace: Tool t completed successfully');
+  assert.equal(failureOf('not json'), undefined);
+  assert.equal(failureOf('{"success":true}'), undefined);
+  assert.equal(failureOf('{"success":false}'), 'unknown error');
+});
+
+test('destructive tools get a confirmation naming why and the literal', () => {
+  assert.equal(confirmationFor({ displayName: 'Get', summary: 's', destructive: false, consent: null }), undefined);
+  const confirmation = confirmationFor({
+    displayName: 'Example: Reset',
+    summary: 'Example destructive tool: reset the echo count.',
+    destructive: true,
+    consent: { field: 'confirm', value: 'RESET_EXAMPLES', why: 'It cannot be undone.' },
+  });
+  assert.ok(confirmation);
+  assert.match(confirmation.title, /requires your explicit instruction/);
+  assert.match(confirmation.message, /It cannot be undone\./);
+  assert.match(confirmation.message, /confirm: "RESET_EXAMPLES"/);
+});

@@ -1,0 +1,34 @@
+//! Any bytes, under every kind of file name, into `parse` and `response_details`: never a panic,
+//! and whatever is read is consistent.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use secretary_core::session::{parse, response_details};
+
+const NAMES: &[&str] = &[
+    "/ws/chatSessions/a.json",
+    "/ws/chatSessions/a.jsonl",
+    "/x/chat.json",
+    "/ws/GitHub.copilot-chat/transcripts/t.jsonl",
+    "no-extension",
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, bytes)) = data.split_first() else {
+        return;
+    };
+    let name = NAMES[selector as usize % NAMES.len()];
+    match parse(name, bytes) {
+        Ok(dialog) => {
+            for (i, request) in dialog.requests.iter().enumerate() {
+                assert_eq!(request.index, i + 1);
+            }
+            for index in [0, 1, dialog.requests.len(), dialog.requests.len() + 1] {
+                let _ = response_details(name, bytes, index);
+            }
+        }
+        Err(error) => {
+            assert!(!error.to_string().is_empty());
+        }
+    }
+});

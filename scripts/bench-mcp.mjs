@@ -1,0 +1,100 @@
+// MCP server benchmark: how long `secretary mcp` takes from spawn to its first `tools/list`
+// answer, and the latency of `get_request` calls over stdio, measured with the SDK's own Client
+// (what MCP clients use) against the built server (node dist/cli.js mcp).
+//
+//   node scripts/bench-mcp.mjs [--storage <user-data dir>] [--workspace <folder>] [--starts N] [--calls N]
+//
+// Defaults: samples/user-data and its todo-app workspace, 15 starts, 1000 calls (after 50 warm-up
+// calls). Prints a markdown table to stdout. Figures are medians and percentiles over the runs.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const ROOT = resolve(new URL('..', import.meta.url).pathname);
+const CLI = join(ROOT, 'dist', 'cli.js');
+const { values } = parseArgs({
+  options: {
+    storage: { type: 'string', default: join(ROOT, 'samples', 'user-data') },
+    workspace: { type: 'string', default: '/home/dev/projects/todo-app' },
+    starts: { type: 'string', default: '15' },
+    calls: { type: 'string', default: '1000' },
+  },
+});
+if (!existsSync(CLI)) {
+  console.error('bench-mcp: dist/cli.js is missing: run scripts/build first');
+  process.exit(2);
+}
+const serverArgs = [CLI, 'mcp', '--storage', values.storage, '--workspace', values.workspace];
+
+function connect() {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: serverArgs,
+    env: { ...getDefaultEnvironment(), MCP_TOOL_PREFIX: 'secretary' },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench-mcp', version: '1.0.0' });
+  return { client, connected: client.connect(transport) };
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+
+// 1. Spawn → initialize → first tools/list answer, each in a fresh process.
+const starts = [];
+let toolCount = 0;
+for (let i = 0; i < Number(values.starts); i++) {
+  const started = performance.now();
+  const { client, connected } = connect();
+  await connected;
+  const { tools } = await client.listTools();
+  starts.push(performance.now() - started);
+  toolCount = tools.length;
+  await client.close();
+}
+
+// 2. get_request over stdio on one running server: the first call (waits for the first scan of
+// the sessions), then warm calls one after another.
+const { client, connected } = connect();
+await connected;
+let started = performance.now();
+const first = await client.callTool({ name: 'secretary_get_request', arguments: { index: 1 } });
+const firstCall = performance.now() - started;
+if (first.isError) {
+  console.error(`bench-mcp: get_request failed: ${first.content?.[0]?.text}`);
+  process.exit(1);
+}
+for (let i = 0; i < 50; i++) {
+  await client.callTool({ name: 'secretary_get_request', arguments: { index: 1 } });
+}
+const calls = [];
+for (let i = 0; i < Number(values.calls); i++) {
+  started = performance.now();
+  const result = await client.callTool({ name: 'secretary_get_request', arguments: { index: 1 } });
+  calls.push(performance.now() - started);
+  if (result.isError) {
+    console.error(`bench-mcp: get_request failed: ${result.content?.[0]?.text}`);
+    process.exit(1);
+  }
+}
+await client.close();
+
+console.log(`MCP server (\`node dist/cli.js mcp\`, Node ${process.versions.node}, ${toolCount} tools, sessions: ${values.storage})\n`);
+console.log('| measure | runs | p50 | p90 | min | max |');
+console.log('|---|---|---|---|---|---|');
+console.log(
+  `| spawn → first \`tools/list\` answer | ${starts.length} | ${ms(percentile(starts, 50))} | ${ms(percentile(starts, 90))} | ${ms(Math.min(...starts))} | ${ms(Math.max(...starts))} |`,
+);
+console.log(`| first \`get_request\` (waits for the first scan) | 1 | ${ms(firstCall)} | | | |`);
+console.log(
+  `| \`get_request\` over stdio, warm | ${calls.length} | ${ms(percentile(calls, 50))} | ${ms(percentile(calls, 90))} | ${ms(Math.min(...calls))} | ${ms(Math.max(...calls))} |`,
+);
+console.log(`\np99 of warm calls: ${ms(percentile(calls, 99))}; throughput ${(calls.length / (calls.reduce((a, b) => a + b, 0) / 1000)).toFixed(0)} calls/s one at a time.`);
