@@ -68,7 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   const legacyPrefixes = config.get<string[]>('legacyToolPrefixes', []).filter((p) => typeof p === 'string' && p);
   const configureCatalog = () => core.run((h) => h.configureTools(OWN_PREFIX, legacyPrefixes));
   configureCatalog();
-  const catalog = new ToolCatalogSync(core, log);
+  const tools = JSON.parse(core.run((h) => h.tools())) as ToolListing[];
+  const catalog = new ToolCatalogSync(core, log, tools.map((t) => t.name));
   context.subscriptions.push(
     core.onDidReset(() => {
       configureCatalog();
@@ -78,7 +79,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
 
   // Every own tool is registered, deferred ones too: until loaded with tool_load, the core
   // answers them with how to load them.
-  const tools = JSON.parse(core.run((h) => h.tools())) as ToolListing[];
   for (const listing of tools) {
     const ToolClass = listing.name === 'tool_call' ? ToolCallTool : CoreTool;
     context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, new ToolClass(listing, monitor, sessions, log, catalog)));

@@ -59,6 +59,9 @@ pub struct Catalog {
     active: RefCell<BTreeSet<String>>,
     own_prefix: String,
     legacy_prefixes: Vec<String>,
+    /// Own tools (plain names) this host does not offer, e.g. `tool_call` over MCP, where the
+    /// client calls its own tools.
+    excluded: Vec<String>,
 }
 
 impl Default for Catalog {
@@ -77,11 +80,23 @@ impl Catalog {
         external: Vec<CatalogTool>,
         legacy_prefixes: &[String],
     ) -> Catalog {
+        Catalog::excluding(own_prefix, external, legacy_prefixes, &[])
+    }
+
+    /// [`Catalog::new`] without the own tools named in `excluded` (plain names): a host that
+    /// does not offer a tool keeps it out of discovery and refuses calls to it.
+    pub fn excluding(
+        own_prefix: &str,
+        external: Vec<CatalogTool>,
+        legacy_prefixes: &[String],
+        excluded: &[String],
+    ) -> Catalog {
         // Example tools are never discoverable: hosts offer them only by setting (see
         // `tooling::run_tool`), and an included one is still callable by name.
         let own = crate::tools::ALL
             .iter()
             .filter(|tool| !tool.spec.example)
+            .filter(|tool| !excluded.iter().any(|name| name == tool.spec.name))
             .map(|tool| own_entry(own_prefix, tool));
         let mut tools: Vec<CatalogTool> = own.collect();
         let mut seen: BTreeSet<String> = tools.iter().map(|t| t.name.clone()).collect();
@@ -107,7 +122,13 @@ impl Catalog {
                 .filter(|p| !p.is_empty())
                 .cloned()
                 .collect(),
+            excluded: excluded.to_vec(),
         }
+    }
+
+    /// Whether this host leaves out the own tool `plain`.
+    pub fn is_excluded(&self, plain: &str) -> bool {
+        self.excluded.iter().any(|name| name == plain)
     }
 
     /// A catalog of only the given tools (no Secretary tools): for evaluating the search on a
@@ -130,13 +151,19 @@ impl Catalog {
             active: RefCell::new(active),
             own_prefix: String::new(),
             legacy_prefixes: Vec::new(),
+            excluded: Vec::new(),
         }
     }
 
     /// The same catalog with new external tools; the active set is kept for tools still present.
     pub fn with_external(&self, external: Vec<CatalogTool>) -> Catalog {
         let kept = self.active.borrow().clone();
-        let next = Catalog::new(&self.own_prefix, external, &self.legacy_prefixes);
+        let next = Catalog::excluding(
+            &self.own_prefix,
+            external,
+            &self.legacy_prefixes,
+            &self.excluded,
+        );
         next.active.borrow_mut().extend(
             kept.into_iter()
                 .filter(|name| next.position(name).is_some()),

@@ -334,3 +334,31 @@ fn hosts_without_a_catalog_get_a_clear_error() {
         "Tool discovery is not available in this host"
     );
 }
+
+#[test]
+fn a_host_can_leave_out_own_tools() {
+    // MCP offers no tool_call: its client calls its own tools.
+    let catalog = Catalog::excluding("secretary_", vec![], &[], &["tool_call".to_string()]);
+    let found = call(
+        &catalog,
+        "tool_find",
+        json!({"query": "call a loaded tool that is not in your list"}),
+    );
+    assert!(!names(&found, "tools").contains(&"secretary_tool_call".to_string()));
+    assert_eq!(
+        call(
+            &catalog,
+            "tool_describe",
+            json!({"name": "secretary_tool_call"})
+        )["error_type"],
+        "not_found"
+    );
+    assert_eq!(
+        call(&catalog, "tool_call", json!({"name": "x"})),
+        json!({
+            "success": false, "error": "Tool not found: tool_call", "error_type": "not_found"
+        })
+    );
+    // The other tools are untouched.
+    assert_eq!(call(&catalog, "tool_active", json!({}))["success"], true);
+}

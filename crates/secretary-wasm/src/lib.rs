@@ -5,6 +5,8 @@
 
 mod host;
 
+use std::cell::OnceCell;
+
 use secretary_core::catalog::{Catalog, CatalogTool};
 use secretary_core::history::HistoryCache;
 use secretary_core::session::{self, FileMeta, SessionStore};
@@ -21,10 +23,28 @@ pub struct Secretary {
     ready: bool,
     /// The request search index, rebuilt only when the sessions change.
     history: HistoryCache,
-    /// Every tool the agent could use, for discovery.
-    catalog: Catalog,
+    /// Every tool the agent could use, for discovery. Built on first use: most calls never
+    /// need it, and building it costs start-up time.
+    catalog: OnceCell<Catalog>,
+    /// How the host names and offers the own tools (see `configureTools`).
+    own_prefix: String,
+    legacy_prefixes: Vec<String>,
+    excluded: Vec<String>,
     /// Whether this host offers the example tools (`setIncludeExamples`).
     include_examples: bool,
+}
+
+impl Secretary {
+    fn catalog(&self) -> &Catalog {
+        self.catalog.get_or_init(|| {
+            Catalog::excluding(
+                &self.own_prefix,
+                Vec::new(),
+                &self.legacy_prefixes,
+                &self.excluded,
+            )
+        })
+    }
 }
 
 impl Default for Secretary {
@@ -41,7 +61,10 @@ impl Secretary {
             store: SessionStore::new(),
             ready: false,
             history: HistoryCache::new(),
-            catalog: Catalog::new(VSCODE_PREFIX, Vec::new(), &[]),
+            catalog: OnceCell::new(),
+            own_prefix: VSCODE_PREFIX.to_string(),
+            legacy_prefixes: Vec::new(),
+            excluded: Vec::new(),
             include_examples: false,
         }
     }
@@ -54,11 +77,19 @@ impl Secretary {
     }
 
     /// Names the host gives the Secretary's own tools (`chat_secretary_` in VS Code, the
-    /// `MCP_TOOL_PREFIX` form over MCP) and old prefixes to answer with a rename. Resets the
-    /// catalog's external tools and active set.
+    /// `MCP_TOOL_PREFIX` form over MCP), old prefixes to answer with a rename, and own tools
+    /// (plain names) the host does not offer. Resets the catalog's external tools and active set.
     #[wasm_bindgen(js_name = configureTools)]
-    pub fn configure_tools(&mut self, own_prefix: &str, legacy_prefixes: Vec<String>) {
-        self.catalog = Catalog::new(own_prefix, Vec::new(), &legacy_prefixes);
+    pub fn configure_tools(
+        &mut self,
+        own_prefix: &str,
+        legacy_prefixes: Vec<String>,
+        excluded: Option<Vec<String>>,
+    ) {
+        self.own_prefix = own_prefix.to_string();
+        self.legacy_prefixes = legacy_prefixes;
+        self.excluded = excluded.unwrap_or_default();
+        self.catalog = OnceCell::new();
     }
 
     /// The host's other tools (`[{name, description, inputSchema?, tags?, source?, ...}]`), for
@@ -66,7 +97,8 @@ impl Secretary {
     #[wasm_bindgen(js_name = setExternalTools)]
     pub fn set_external_tools(&mut self, tools_json: &str) -> Result<(), JsError> {
         let tools: Vec<CatalogTool> = serde_json::from_str(tools_json).map_err(into_error)?;
-        self.catalog = self.catalog.with_external(tools);
+        let next = self.catalog().with_external(tools);
+        self.catalog = OnceCell::from(next);
         Ok(())
     }
 
@@ -74,11 +106,11 @@ impl Secretary {
     #[wasm_bindgen(js_name = catalogTools)]
     pub fn catalog_tools(&self) -> String {
         let tools: Vec<CatalogTool> = self
-            .catalog
+            .catalog()
             .tools()
             .iter()
             .map(|tool| CatalogTool {
-                active: self.catalog.is_active(&tool.name),
+                active: self.catalog().is_active(&tool.name),
                 ..tool.clone()
             })
             .collect();
@@ -157,7 +189,7 @@ impl Secretary {
         let sessions = self.ready.then_some(&self.store);
         let ctx = ToolContext::new(sessions, workspace.as_deref())
             .with_history(&self.history)
-            .with_catalog(&self.catalog)
+            .with_catalog(self.catalog())
             .with_examples(self.include_examples);
         let bridge = host::JsHost::from_js(host);
         let ctx = match &bridge {

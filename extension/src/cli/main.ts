@@ -71,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const log = stderrLogger(values.verbose ? 'debug' : 'error');
-  if (values.help || positionals.length === 0) {
+  if (values.help || (positionals.length === 0 && !values.version)) {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
   }

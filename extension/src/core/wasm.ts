@@ -17,7 +17,7 @@ export interface SecretaryHandle {
   invoke(name: string, argsJson: string, workspace: string | undefined, host?: HostBridge): string;
   setIncludeExamples(include: boolean): void;
   tools(): string;
-  configureTools(ownPrefix: string, legacyPrefixes: string[]): void;
+  configureTools(ownPrefix: string, legacyPrefixes: string[], excluded?: string[]): void;
   setExternalTools(toolsJson: string): void;
   catalogTools(): string;
   dialogs(): string;

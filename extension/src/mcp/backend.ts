@@ -7,24 +7,14 @@ import type { ToolBackend } from './server';
  * (VS Code's), and an MCP server has none; its client calls its tools itself. */
 export const NOT_OVER_MCP: ReadonlySet<string> = new Set(['tool_call']);
 
-/** The facade's `configureTools`, present once the core has tool discovery. */
-interface Configurable {
-  configureTools?(ownPrefix: string, legacyPrefixes: string[]): void;
-}
-
 /**
  * The server's way into the WASM core: the core is told the MCP names (so that its renames and
  * "not loaded" answers name `secretary_...` tools), and calls go through the sessions service,
  * which reads what changed on disk first. After a trap the fresh core is told the names again.
  */
 export function coreBackend(core: WasmCore, sessions: DialogSessionsService, prefix: string): ToolBackend {
-  const configure = () =>
-    core.run((handle) => {
-      const configurable = handle as unknown as Configurable;
-      if (typeof configurable.configureTools === 'function') {
-        configurable.configureTools(prefix, []);
-      }
-    });
+  // Tools this server does not offer stay out of discovery too (and are refused by the core).
+  const configure = () => core.run((handle) => handle.configureTools(prefix, [], [...NOT_OVER_MCP]));
   configure();
   core.onDidReset(configure);
   return {

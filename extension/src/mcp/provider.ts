@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { fileURLToPath } from 'url';
 import * as vscode from 'vscode';
 
 import type { Logger } from '../log';
@@ -82,12 +83,30 @@ export function scopeArgs(config: vscode.WorkspaceConfiguration, scope: McpProvi
   }
   if (scope.workspaceStorageDir) {
     const key = workspaceKey(scope.workspaceStorageDir);
+    if (!/^[A-Za-z][A-Za-z0-9+.-]+:/.test(key) && fs.existsSync(scope.workspaceStorageDir)) {
+      // No workspace.json (a web or server workspace): the storage folder holds this workspace's
+      // sessions only, so all of them are this workspace's.
+      return ['--storage', scope.workspaceStorageDir, ...extras, '--all'];
+    }
     const root = fs.existsSync(scope.workspaceStorageDir) ? scope.workspaceStorageDir : scope.userDir;
-    return ['--storage', root, ...extras, '--workspace', key];
+    return ['--storage', root, ...extras, '--workspace', workspaceArg(key)];
   }
   const emptyWindows = path.join(scope.userDir, 'globalStorage', 'emptyWindowChatSessions');
   if (fs.existsSync(emptyWindows) && extras.length === 0) {
     return ['--storage', emptyWindows, '--all'];
   }
   return ['--storage', scope.userDir, ...extras, '--workspace', EMPTY_WINDOW];
+}
+
+/** A `file:` workspace key as its folder (the server also works in that folder: flags, content);
+ * any other key (a remote URI, a storage path) as it is. */
+export function workspaceArg(key: string): string {
+  if (key.startsWith('file:')) {
+    try {
+      return fileURLToPath(key);
+    } catch {
+      // not a local file URI
+    }
+  }
+  return key;
 }

@@ -1,4 +1,6 @@
 import * as fs from 'fs';
+import * as path from 'path';
+import { fileURLToPath } from 'url';
 
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
@@ -36,7 +38,7 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
   if (!options.all) {
     const found = new Set(files().map((file) => file.workspace));
     if (options.workspace !== undefined) {
-      workspace = workspaceKeyOf(options.workspace);
+      workspace = workspaceKeyOf(options.workspace, found);
       if (!found.has(workspace)) {
         log.warn(`no chat sessions for workspace ${options.workspace} under ${roots.join(', ')} yet`);
       }
@@ -49,11 +51,35 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
   return new DialogSessionsService(core, { files, watchDirs: () => [] }, log, { workspace });
 }
 
-/** The workspace key for `--workspace`: URIs and `empty-window` as given, folders as their
- * `file://` URI (what `workspace.json` holds on this machine). */
-export function workspaceKeyOf(value: string): string {
+/**
+ * The workspace key for `--workspace`: URIs and `empty-window` as given; a folder as the key of
+ * the sessions found for it (`workspace.json` may encode its URI otherwise than Node does, e.g.
+ * `file:///c%3A/...` on Windows), else its `file://` URI.
+ */
+export function workspaceKeyOf(value: string, known: Iterable<string> = []): string {
   if (value === EMPTY_WINDOW || /^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(value)) {
     return value;
   }
+  const keys = [...known];
+  if (keys.includes(value)) {
+    return value;
+  }
+  const folder = comparable(path.resolve(value));
+  for (const key of keys) {
+    if (key.startsWith('file:')) {
+      try {
+        if (comparable(fileURLToPath(key)) === folder) {
+          return key;
+        }
+      } catch {
+        // not a local file URI
+      }
+    }
+  }
   return folderKey(value);
+}
+
+function comparable(folder: string): string {
+  const trimmed = folder.length > 1 ? folder.replace(/[\\/]+$/, '') : folder;
+  return process.platform === 'win32' || process.platform === 'darwin' ? trimmed.toLowerCase() : trimmed;
 }

@@ -17,10 +17,11 @@ export class ToolCatalogSync {
   constructor(
     private readonly core: WasmCore,
     private readonly log: Logger,
+    private readonly ownPlainNames: readonly string[],
   ) {}
 
   refresh(): void {
-    const tools = vscode.lm.tools.filter((tool) => !tool.name.startsWith(OWN_PREFIX));
+    const tools = vscode.lm.tools.filter((tool) => !isOwn(tool.name, this.ownPlainNames));
     const signature = tools.map((tool) => tool.name).join('\n');
     if (signature === this.signature) {
       return;
@@ -41,6 +42,15 @@ export class ToolCatalogSync {
   invalidate(): void {
     this.signature = '';
   }
+}
+
+/** Our tools: contributed (`chat_secretary_<plain>`) or served by our own MCP server, which
+ * VS Code lists as `mcp_<server>_secretary_<plain>` while the provider's server runs. */
+export function isOwn(name: string, ownPlainNames: readonly string[]): boolean {
+  return (
+    name.startsWith(OWN_PREFIX) ||
+    (name.startsWith('mcp_') && ownPlainNames.some((plain) => name.endsWith(`_secretary_${plain}`)))
+  );
 }
 
 /** A best guess at who provides a tool, from VS Code's naming conventions. */

@@ -2,14 +2,16 @@
 // provider returns, that the definition really starts a working server (driven by the SDK's own
 // Client), that the setting withdraws it, and that VS Code's own MCP client runs it.
 import * as assert from 'assert/strict';
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
+import { workspaceArg } from '../../src/mcp/provider';
 import { recordMetric, test } from './harness';
-import { secretary } from './support';
+import { chatSessionsDir, sampleSessions, secretary } from './support';
 
 const token = () => new vscode.CancellationTokenSource().token;
 
@@ -33,12 +35,37 @@ test('MCP: the provider offers the bundled server, run with this Node.js', async
   assert.equal(server.args[1], 'mcp');
   assert.ok(api.workspaceStorageDir, 'the e2e workspace has a storage folder');
   assert.deepEqual(server.args.slice(2, 4), ['--storage', api.workspaceStorageDir]);
-  assert.equal(server.args[server.args.indexOf('--workspace') + 1], api.sessions.currentWorkspace);
+  const workspace = api.sessions.currentWorkspace;
+  assert.ok(workspace, 'the e2e workspace has a workspace key');
+  if (/^[a-z][a-z0-9+.-]+:/i.test(workspace)) {
+    assert.equal(server.args[server.args.indexOf('--workspace') + 1], workspaceArg(workspace));
+  } else {
+    // No workspace.json (code-server's web workspaces): the storage folder is this workspace's only.
+    assert.equal(server.args.at(-1), '--all');
+  }
   const resolved = await api.mcpProvider?.resolveMcpServerDefinition?.(server, token());
   assert.equal(resolved, server);
 });
 
-test('MCP: the offered definition starts a server the SDK client can use', async () => {
+test('MCP: the offered definition starts a server the SDK client can use, on this window\'s dialogs', async () => {
+  const { ext, api } = await secretary();
+  await api.sessions.start();
+  if (api.sessions.getDialogs().length === 0) {
+    // Give this workspace a dialog (earlier tests may have left none).
+    const sample = sampleSessions(ext).find((file) => file.endsWith('.jsonl'));
+    assert.ok(sample, 'no sample session');
+    fs.copyFileSync(sample, path.join(chatSessionsDir(api), path.basename(sample)));
+    const id = path.basename(sample, '.jsonl');
+    for (let i = 0; i < 100 && !api.sessions.getDialogs().some((entry) => entry.dialog.sessionId === id); i++) {
+      await api.sessions.refresh();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const dialogs = api.sessions
+    .getDialogs()
+    .map((entry) => entry.dialog.sessionId)
+    .sort();
+  assert.ok(dialogs.length > 0, 'the extension sees a dialog');
   const [server] = await definitions();
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries({ ...process.env, ...server.env })) {
@@ -48,12 +75,27 @@ test('MCP: the offered definition starts a server the SDK client can use', async
   }
   const started = performance.now();
   const client = new Client({ name: 'e2e', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env, stderr: 'pipe' }));
+  const transport = new StdioClientTransport({ command: server.command, args: server.args, env, stderr: 'pipe', cwd: server.cwd?.fsPath });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await client.connect(transport);
   try {
     const { tools } = await client.listTools();
     recordMetric('mcp.startToToolsList.ms', Math.round((performance.now() - started) * 10) / 10);
     const names = tools.map((t) => t.name);
     assert.ok(names.includes('secretary_get_request'), names.join(', '));
+    const listed = await client.callTool({ name: 'secretary_list_dialogs', arguments: { limit: 200 } });
+    assert.equal(listed.isError, undefined, (listed.content as { text: string }[])[0].text);
+    const seen = (JSON.parse((listed.content as { text: string }[])[0].text) as { dialogs: { sessionId: string }[] }).dialogs
+      .map((dialog) => dialog.sessionId)
+      .sort();
+    assert.deepEqual(seen, dialogs, `the MCP server reads the dialogs the extension reads (${server.args.slice(1).join(' ')}); stderr: ${stderr}`);
+    const current = await client.callTool({ name: 'secretary_get_first_request', arguments: {} });
+    assert.equal(
+      JSON.parse((current.content as { text: string }[])[0].text).sessionId,
+      api.sessions.getCurrentSessionId(),
+      'the same current dialog',
+    );
     const result = await client.callTool({ name: 'secretary_get_request', arguments: { index: 0 } });
     assert.equal(result.isError, true);
     assert.deepEqual(JSON.parse((result.content as { text: string }[])[0].text), {

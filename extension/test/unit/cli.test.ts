@@ -58,6 +58,12 @@ test('tool commands print what an agent gets and exit 1 on a failed result', () 
   assert.match(JSON.parse(legacy.out).error, /renamed to chat_secretary_get_first_request/);
 });
 
+test('--version prints the core version on its own', () => {
+  const run = secretary('--version');
+  assert.equal(run.code, 0);
+  assert.match(run.out.trim(), /^\d+\.\d+\.\d+$/);
+});
+
 test('bad usage and unreadable files give one clear line', () => {
   assert.equal(secretary('frobnicate').code, 2);
   assert.match(secretary('frobnicate').err, /unknown command: frobnicate/);
@@ -79,3 +85,59 @@ test('bad usage and unreadable files give one clear line', () => {
   assert.equal(noStorage.code, 1);
   assert.match(noStorage.err, /--storage \/no\/such\/dir: no such folder/);
 });
+
+test('show --json gives every real fixture\'s request texts (../shared)', (t) => {
+  const dir = path.join(ROOT, '..', 'shared', 'fixtures', 'sessions');
+  if (!fs.existsSync(dir)) {
+    t.skip('../shared/fixtures/sessions is absent');
+    return;
+  }
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    const { code, out, err } = secretary('show', file, '--json');
+    assert.equal(code, 0, `${name}: ${err}`);
+    const dialog = JSON.parse(out) as { requests: { index: number; text: string }[] };
+    const expected = name.endsWith('.jsonl') ? replay(fs.readFileSync(file, 'utf8')) : JSON.parse(fs.readFileSync(file, 'utf8'));
+    const texts = (expected.requests as { message: { text: string } }[]).map((r) => r.message.text);
+    assert.deepEqual(
+      dialog.requests.map((r) => r.text),
+      texts,
+      name,
+    );
+    assert.deepEqual(
+      dialog.requests.map((r) => r.index),
+      texts.map((_, i) => i + 1),
+    );
+  }
+});
+
+/** A plain replay of a .jsonl mutation log (kinds 0-3), independent of the core's reader. */
+function replay(text: string): { requests: unknown[] } {
+  let state: Record<string, unknown> = {};
+  for (const line of text.split('\n')) {
+    if (!line.trim()) {
+      continue;
+    }
+    const entry = JSON.parse(line) as { kind: number; k?: (string | number)[]; v?: unknown; i?: number };
+    if (entry.kind === 0) {
+      state = entry.v as Record<string, unknown>;
+      continue;
+    }
+    const keys = entry.k ?? [];
+    let parent: Record<string | number, unknown> = state;
+    for (const key of keys.slice(0, -1)) {
+      parent = parent[key] as Record<string | number, unknown>;
+    }
+    const last = keys[keys.length - 1];
+    if (entry.kind === 1) {
+      parent[last] = entry.v;
+    } else if (entry.kind === 2) {
+      const list = ((parent[last] as unknown[]) ?? []).slice(0, entry.i ?? undefined);
+      list.push(...(entry.v as unknown[]));
+      parent[last] = list;
+    } else if (entry.kind === 3) {
+      delete parent[last];
+    }
+  }
+  return state as { requests: unknown[] };
+}

@@ -9,6 +9,7 @@ import { JsonRpcGuard, judgeLine, type GuardReply } from '../../src/mcp/guard';
 import { mcpToolName, prefixProblem, toolNamePrefix } from '../../src/mcp/names';
 import { ToolRegistry, UnknownToolsError } from '../../src/mcp/registry';
 import { thrownResult, toolResult } from '../../src/mcp/results';
+import { workspaceKeyOf } from '../../src/mcp/sessions';
 import type { ToolListing } from '../../src/tools/CoreTool';
 
 function listing(name: string, deferred = false, destructive = false): ToolListing {
@@ -135,4 +136,15 @@ test('guard stream: passes good lines split across chunks, answers bad ones, sur
     ],
   );
   assert.match(replies[1].error.message, /longer than 64 bytes/);
+});
+
+test('--workspace: URIs and empty-window as given, a folder as the key its sessions are filed under', () => {
+  assert.equal(workspaceKeyOf('vscode-remote://ssh-remote+box/home/me/app'), 'vscode-remote://ssh-remote+box/home/me/app');
+  assert.equal(workspaceKeyOf('empty-window'), 'empty-window');
+  assert.equal(workspaceKeyOf('/home/me/app'), 'file:///home/me/app');
+  // VS Code encodes some characters otherwise than Node: the key found on disk wins.
+  assert.equal(workspaceKeyOf('/home/me/my app/', ['file:///other', 'file:///home/me/my%20app']), 'file:///home/me/my%20app');
+  assert.equal(workspaceKeyOf('/home/me/a+b', ['file:///home/me/a%2Bb']), 'file:///home/me/a%2Bb');
+  // A storage folder without workspace.json files its sessions under its own path.
+  assert.equal(workspaceKeyOf('/u/User/workspaceStorage/3c7d', ['/u/User/workspaceStorage/3c7d']), '/u/User/workspaceStorage/3c7d');
 });

@@ -66,6 +66,9 @@ pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolRe
         }
     }
     match lookup(name) {
+        Lookup::Found(tool) if ctx.catalog.is_some_and(|c| c.is_excluded(tool.spec.name)) => {
+            ToolResult::failure(format!("Tool not found: {name}"), "not_found")
+        }
         Lookup::Found(tool) => run_tool(tool, name, args, ctx),
         Lookup::Renamed { new_name, .. } => ToolResult::failure(
             format!("Tool not found: {name}. It was renamed to {new_name}."),
