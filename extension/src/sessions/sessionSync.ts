@@ -35,6 +35,7 @@ export class SessionSync {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<SyncReport> | undefined;
   private again = false;
+  private syncs = 0;
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -118,6 +119,7 @@ export class SessionSync {
       this.refreshWatchers();
     }
     report.ms = Date.now() - started;
+    this.syncs += 1;
     if (this.core.run((h) => h.generation()) !== before) {
       for (const listener of [...this.listeners]) {
         listener();
@@ -172,7 +174,11 @@ export class SessionSync {
         continue;
       }
       try {
-        const watcher = fs.watch(dir, { persistent: false }, () => this.schedule());
+        const watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
+          if (mayConcernSessions(name)) {
+            this.schedule();
+          }
+        });
         watcher.on('error', () => {
           watcher.close();
           this.watchers.delete(dir);
@@ -184,6 +190,11 @@ export class SessionSync {
     }
   }
 
+  /** How many syncs have completed (for tests and diagnostics). */
+  get syncCount(): number {
+    return this.syncs;
+  }
+
   private schedule(): void {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -193,6 +204,25 @@ export class SessionSync {
       void this.sync();
     }, this.debounceMs);
   }
+}
+
+/**
+ * Whether a change to `name` in a watched folder can matter: session files (`.json`, `.jsonl`) and
+ * folders (no extension: `chatSessions`, a new workspace's storage folder). VS Code keeps writing
+ * `state.vscdb` and `vscode.lock` beside `chatSessions`; reacting to those would re-scan for
+ * nothing, over and over, while nothing changed.
+ */
+export function mayConcernSessions(name: string | Buffer | null | undefined): boolean {
+  if (name === null || name === undefined) {
+    return true; // the platform did not say what changed
+  }
+  const text = name.toString();
+  const dot = text.lastIndexOf('.');
+  if (dot <= 0) {
+    return true;
+  }
+  const ext = text.slice(dot).toLowerCase();
+  return ext === '.json' || ext === '.jsonl';
 }
 
 /** The bytes of `file` from `offset` to its end. */

@@ -142,3 +142,31 @@ test('the watcher picks up a new session file without polling', async () => {
     samples.cleanup();
   }
 });
+
+test('VS Code\'s own files beside chatSessions do not wake the sync', async () => {
+  const samples = copySamples();
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const service = new DialogSessionsService(
+    core,
+    { files: () => sessionsUnder(samples.dir), watchDirs: () => [samples.storage, path.join(samples.storage, 'chatSessions')] },
+    silentLogger,
+    { workspace: SAMPLE_WORKSPACE, debounceMs: 20 },
+  );
+  try {
+    await service.start(true);
+    const before = service.sync.syncCount;
+    for (let i = 0; i < 5; i += 1) {
+      fs.writeFileSync(path.join(samples.storage, 'state.vscdb'), `state ${i}`);
+      fs.writeFileSync(path.join(samples.storage, 'vscode.lock'), `${i}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(service.sync.syncCount, before, 'a write to state.vscdb or vscode.lock caused a sync');
+    // A session file still does.
+    fs.writeFileSync(path.join(samples.storage, 'chatSessions', 'new.json'), '{"version":3,"sessionId":"n","requests":[]}');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.ok(service.sync.syncCount > before);
+  } finally {
+    service.dispose();
+    samples.cleanup();
+  }
+});
