@@ -20,6 +20,7 @@ import { OWN_PREFIX, ToolCatalogSync } from './tools/catalogSync';
 import { CoreTool, ToolCallTool, type ToolListing } from './tools/CoreTool';
 import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/ChatMonitorTreeProvider';
 import { registerMcpServerProvider } from './mcp/provider';
+import { handleChatRequest, registerChatParticipant, type PromptBackend, type PromptListing } from './chat/participant';
 
 const CONFIG = 'copilotChatSecretary';
 
@@ -34,7 +35,11 @@ export interface SecretaryApi {
   /** The MCP server definition provider offered to VS Code (`undefined` without the MCP API). */
   mcpProvider: ReturnType<typeof registerMcpServerProvider>;
   trees: { monitor: ChatMonitorTreeProvider; dialogs: ChatMonitorTreeProvider };
+  /** The `@secretary` participant's handler on the live core (tests drive it with their own stream). */
+  chat: { handle: (...args: DropFirst<Parameters<typeof handleChatRequest>>) => ReturnType<typeof handleChatRequest> };
 }
+
+type DropFirst<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : never;
 
 export async function activate(context: vscode.ExtensionContext): Promise<SecretaryApi> {
   const started = performance.now();
@@ -86,6 +91,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   }
 
   registerCommands(context, sessions, core, log, [monitor, dialogs]);
+  // `@secretary`: the core's prompts, rendered on the live sessions.
+  let promptListings: PromptListing[] | undefined;
+  const prompts: PromptBackend = {
+    render: (name, args) => sessions.renderPrompt(name, args),
+    listings: () => (promptListings ??= JSON.parse(core.run((h) => h.prompts())) as PromptListing[]),
+  };
+  context.subscriptions.push(...registerChatParticipant(context, prompts));
+  const chat: SecretaryApi['chat'] = { handle: (request, stream, token) => handleChatRequest(prompts, request, stream, token) };
   const mcpProvider = registerMcpServerProvider(context, { userDir, workspaceStorageDir }, log);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -113,7 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
 
   const activationMs = performance.now() - started;
   log.info(`Copilot Chat Secretary ${core.version} activated in ${activationMs.toFixed(1)} ms (workspace: ${workspace ?? 'all'})`);
-  return { core, sessions, tools, workspaceStorageDir, activationMs, mcpProvider, trees: { monitor, dialogs } };
+  return { core, sessions, tools, workspaceStorageDir, activationMs, mcpProvider, trees: { monitor, dialogs }, chat };
 }
 
 export function deactivate(): void {

@@ -153,6 +153,35 @@ pub trait Host {
     fn list(&self, area: Area, dir: &str, recursive: bool) -> Result<Vec<String>, HostError>;
     /// A setting's value (`copilotChatSecretary.content.categories`), `None` when unset.
     fn setting(&self, key: &str) -> Option<Value>;
+    /// A file's size and modification time, `None` when it does not exist or the host cannot
+    /// tell (the default): callers treat it as optional detail (`memory`'s `list`).
+    fn stat(&self, _area: Area, _path: &str) -> Option<FileInfo> {
+        None
+    }
+    /// The absolute folder of an area as the host sees it (`/home/me/proj`, `C:\\proj`), `None`
+    /// when it has none or does not say (the default). Lets the core turn an absolute path an
+    /// agent sends into one relative to the area, and refuse it when it lies outside.
+    fn root(&self, _area: Area) -> Option<String> {
+        None
+    }
+    /// The output of `git status --porcelain=v1 -z --untracked-files=all` for the folder `repo`
+    /// of the workspace area (`""`: the workspace folder itself; checked by [`check_rel_path`]).
+    /// The host only gathers it (the git CLI without a shell, or an editor's Git API rendered in
+    /// the same format); the core parses and formats it (`crate::git`). The default: no git.
+    fn git_status(&self, _repo: &str) -> Result<Vec<u8>, HostError> {
+        Err(HostError::unavailable(
+            "This host cannot read git status (no git access was given to the core)",
+        ))
+    }
+}
+
+/// What a host can tell about a file without reading it ([`Host::stat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FileInfo {
+    /// Size in bytes.
+    pub size: u64,
+    /// Last modification, in milliseconds since the Unix epoch, when known.
+    pub modified_ms: Option<i64>,
 }
 
 /// The host of a tool context, or the "no file access" failure.
@@ -214,6 +243,9 @@ pub fn join(dir: &str, rel: &str) -> String {
 pub struct MemoryHost {
     files: RefCell<BTreeMap<(Area, String), Vec<u8>>>,
     settings: RefCell<BTreeMap<String, Value>>,
+    modified: RefCell<BTreeMap<(Area, String), i64>>,
+    roots: RefCell<BTreeMap<Area, String>>,
+    git: RefCell<BTreeMap<String, Vec<u8>>>,
     missing: RefCell<BTreeSet<Area>>,
     crash_next_write: Cell<bool>,
     writes: Cell<usize>,
@@ -251,6 +283,26 @@ impl MemoryHost {
 
     pub fn set_setting(&self, key: &str, value: Value) {
         self.settings.borrow_mut().insert(key.to_string(), value);
+    }
+
+    /// Sets the modification time [`Host::stat`] reports for a file (none by default).
+    pub fn set_modified(&self, area: Area, path: &str, ms: i64) {
+        self.modified
+            .borrow_mut()
+            .insert((area, path.to_string()), ms);
+    }
+
+    /// Sets the absolute folder [`Host::root`] reports for an area.
+    pub fn set_root(&self, area: Area, root: &str) {
+        self.roots.borrow_mut().insert(area, root.to_string());
+    }
+
+    /// Sets the porcelain output [`Host::git_status`] answers for a repository folder (other
+    /// folders answer "not a git repository").
+    pub fn set_git_status(&self, repo: &str, porcelain: impl Into<Vec<u8>>) {
+        self.git
+            .borrow_mut()
+            .insert(repo.to_string(), porcelain.into());
     }
 
     /// Makes an area unavailable (as an empty window has no workspace folder).
@@ -333,6 +385,29 @@ impl Host for MemoryHost {
 
     fn setting(&self, key: &str) -> Option<Value> {
         self.settings.borrow().get(key).cloned()
+    }
+
+    fn root(&self, area: Area) -> Option<String> {
+        self.roots.borrow().get(&area).cloned()
+    }
+
+    fn git_status(&self, repo: &str) -> Result<Vec<u8>, HostError> {
+        self.check(Area::Workspace, repo, true)?;
+        self.git.borrow().get(repo).cloned().ok_or_else(|| {
+            HostError::io(format!(
+                "fatal: not a git repository (or any of the parent directories): {repo:?}"
+            ))
+        })
+    }
+
+    fn stat(&self, area: Area, path: &str) -> Option<FileInfo> {
+        self.check(area, path, false).ok()?;
+        let key = (area, path.to_string());
+        let size = self.files.borrow().get(&key)?.len() as u64;
+        Some(FileInfo {
+            size,
+            modified_ms: self.modified.borrow().get(&key).copied(),
+        })
     }
 }
 

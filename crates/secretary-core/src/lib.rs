@@ -12,9 +12,12 @@
 pub mod catalog;
 pub mod content;
 pub mod flags;
+pub mod git;
 pub mod glob;
 pub mod history;
 pub mod host;
+pub mod memory;
+pub mod prompts;
 pub mod search;
 pub mod session;
 pub mod text;

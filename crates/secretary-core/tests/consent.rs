@@ -45,13 +45,14 @@ fn every_destructive_tool_declares_its_literal_and_why() {
             "{}",
             spec.name
         );
-        // The schema requires the field and shows the exact value.
+        // The schema requires the field (unless only one command needs it) and shows the value.
         let schema = (spec.schema)();
-        assert!(
+        assert_eq!(
             schema["required"]
                 .as_array()
                 .unwrap()
                 .contains(&json!(consent.field)),
+            consent.only_when.is_none(),
             "{}",
             spec.name
         );

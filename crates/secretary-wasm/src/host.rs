@@ -7,6 +7,9 @@
 //!   remove(area: string, path: string): boolean;
 //!   list(area: string, dir: string, recursive: boolean): string[];
 //!   setting(key: string): unknown;   // any JSON value; undefined when unset
+//!   stat?(area: string, path: string): { size: number; mtimeMs?: number } | null;  // optional
+//!   rootOf?(area: string): string | undefined;          // optional: the area's absolute folder
+//!   gitStatus?(repo: string): Uint8Array;               // optional: `git status --porcelain=v1 -z`
 //! }
 //! ```
 //!
@@ -16,7 +19,7 @@
 //! in TypeScript is `extension/src/host/nodeHost.ts`.
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use secretary_core::host::{Area, Host, HostError, HostErrorKind};
+use secretary_core::host::{Area, FileInfo, Host, HostError, HostErrorKind};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -107,5 +110,38 @@ impl Host for JsHost {
             return None;
         }
         serde_wasm_bindgen::from_value(value).ok()
+    }
+
+    fn root(&self, area: Area) -> Option<String> {
+        self.call("rootOf", &[JsValue::from_str(area.as_str())])
+            .ok()?
+            .as_string()
+            .filter(|root| !root.is_empty())
+    }
+
+    fn git_status(&self, repo: &str) -> Result<Vec<u8>, HostError> {
+        let value = self.call("gitStatus", &[JsValue::from_str(repo)])?;
+        value
+            .dyn_into::<Uint8Array>()
+            .map(|bytes| bytes.to_vec())
+            .map_err(|_| HostError::io("host.gitStatus must return a Uint8Array"))
+    }
+
+    /// Optional in the bridge: a host without `stat`, or a failing one, tells nothing.
+    fn stat(&self, area: Area, path: &str) -> Option<FileInfo> {
+        let value = self.call("stat", &args(area, path)).ok()?;
+        if !value.is_object() {
+            return None;
+        }
+        let number = |name: &str| {
+            Reflect::get(&value, &JsValue::from_str(name))
+                .ok()
+                .and_then(|v| v.as_f64())
+                .filter(|n| n.is_finite() && *n >= 0.0)
+        };
+        Some(FileInfo {
+            size: number("size")? as u64,
+            modified_ms: number("mtimeMs").map(|ms| ms as i64),
+        })
     }
 }

@@ -199,6 +199,53 @@ impl Secretary {
         tooling::invoke(name, &args, &ctx).to_json()
     }
 
+    /// Renders a prompt (the chat participant's `/first`, MCP's `recall_first_request`...): the
+    /// prompt's MCP name or slash command, and `args_json` either an object of named arguments
+    /// (MCP) or a JSON string of the words typed after the command (chat). Calls the tools' logic
+    /// directly, not `invoke`. Always returns `{"markdown", "followups", "text"?, "error"?}`.
+    pub fn prompt(&self, name: &str, args_json: &str, workspace: Option<String>) -> String {
+        use secretary_core::prompts::{self, PromptOutput};
+        let output = match prompts::find(name) {
+            None => PromptOutput::failure(format!("Prompt not found: {name}")),
+            Some(spec) => {
+                let args = match serde_json::from_str::<serde_json::Value>(
+                    if args_json.trim().is_empty() {
+                        "{}"
+                    } else {
+                        args_json
+                    },
+                ) {
+                    Ok(serde_json::Value::String(words)) => {
+                        Ok(prompts::args_from_words(spec, &words))
+                    }
+                    Ok(serde_json::Value::Object(map)) => Ok(map),
+                    Ok(serde_json::Value::Null) => Ok(Default::default()),
+                    Ok(_) => {
+                        Err("Arguments must be named (an object) or words (a string)".to_string())
+                    }
+                    Err(err) => Err(format!("Arguments are not JSON ({err})")),
+                };
+                match args {
+                    Ok(args) => {
+                        let sessions = self.ready.then_some(&self.store);
+                        let ctx = ToolContext::new(sessions, workspace.as_deref())
+                            .with_history(&self.history)
+                            .with_catalog(self.catalog())
+                            .with_examples(self.include_examples);
+                        prompts::render(spec, &args, &ctx)
+                    }
+                    Err(error) => PromptOutput::failure(error),
+                }
+            }
+        };
+        serde_json::to_string(&output).unwrap_or_else(|_| "{}".into())
+    }
+
+    /// Every prompt's names, summary, generated description and arguments, as JSON text.
+    pub fn prompts(&self) -> String {
+        secretary_core::prompts::listing().to_string()
+    }
+
     /// Every tool's name, schema and generated description, as JSON text.
     pub fn tools(&self) -> String {
         tooling::listing_for(self.include_examples).to_string()

@@ -145,6 +145,12 @@ export async function main(argv: string[]): Promise<number> {
             throw new UsageError(`the arguments are not JSON: ${err instanceof Error ? err.message : String(err)}`);
           }
         }
+        // A one-shot call has no earlier turn to load a deferred tool in (memory): load it here.
+        const listing = JSON.parse(core.run((h) => h.tools())) as { name: string; vscodeName: string; deferred: boolean }[];
+        const deferred = listing.find((tool) => tool.deferred && (tool.name === name || tool.vscodeName === name));
+        if (deferred) {
+          core.invoke('tool_load', { names: [deferred.name] }, undefined);
+        }
         return await callTool(core, log, values, name, args, true);
       }
       default:

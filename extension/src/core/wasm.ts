@@ -17,6 +17,11 @@ export interface SecretaryHandle {
   invoke(name: string, argsJson: string, workspace: string | undefined, host?: HostBridge): string;
   setIncludeExamples(include: boolean): void;
   tools(): string;
+  /** Renders a prompt (`first` / `recall_first_request`...): `argsJson` is named arguments (an
+   * object) or the words after a slash command (a string). Answers `PromptAnswer` JSON. */
+  prompt(name: string, argsJson: string, workspace: string | undefined): string;
+  /** Every prompt's names, summary, generated description and arguments, as JSON text. */
+  prompts(): string;
   configureTools(ownPrefix: string, legacyPrefixes: string[], excluded?: string[]): void;
   setExternalTools(toolsJson: string): void;
   catalogTools(): string;
@@ -125,6 +130,11 @@ export class WasmCore {
 
   invoke(name: string, args: unknown, workspace: string | undefined): string {
     return this.run((handle) => handle.invoke(name, JSON.stringify(args ?? {}), workspace, this.host));
+  }
+
+  /** Renders a prompt of the core: its tools' logic called directly, not the tool path. */
+  prompt(name: string, args: Record<string, unknown> | string, workspace: string | undefined): string {
+    return this.run((handle) => handle.prompt(name, JSON.stringify(args ?? {}), workspace));
   }
 
   /** The I/O bridge every `invoke` passes to the core (`undefined`: tools that need files answer

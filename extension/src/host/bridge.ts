@@ -23,6 +23,12 @@ export interface HostBridge {
   list(area: AreaName, dir: string, recursive: boolean): string[];
   /** A setting's value (`copilotChatSecretary.content.categories`), `undefined` when unset. */
   setting(key: string): unknown;
+  /** Optional: a file's size and modification time, `null` when it does not exist (memory's `list`). */
+  stat?(area: AreaName, path: string): { size: number; mtimeMs: number } | null;
+  /** Optional: the absolute folder of an area (the core turns absolute paths agents send into relative ones). */
+  rootOf?(area: AreaName): string | undefined;
+  /** Optional: `git status --porcelain=v1 -z --untracked-files=all` of a workspace folder (get_changed_files). */
+  gitStatus?(repo: string): Uint8Array;
 }
 
 export type HostErrorCode = 'SECRETARY_NO_AREA' | 'SECRETARY_PATH_REFUSED';

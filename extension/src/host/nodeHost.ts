@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { HostError, type AreaName, type HostBridge } from './bridge';
+import { gitStatusCli } from './gitStatus';
 
 /** A root: a folder, or a function giving the current one (the open workspace folder may change). */
 export type Root = string | undefined | (() => string | undefined);
@@ -16,6 +17,11 @@ export interface NodeHostOptions {
   maxListEntries?: number;
   /** `read` refuses files larger than this (default 8 MiB). */
   maxReadBytes?: number;
+  /**
+   * The git status of a folder of the workspace (absolute path) from an editor's Git API, as
+   * porcelain v1 `-z` bytes; `undefined` falls back to the git CLI (`gitStatusCli`).
+   */
+  gitStatus?: (dir: string) => Uint8Array | undefined;
   /** Tests only: called between writing the temporary file and renaming it. */
   beforeRename?: (tempPath: string, target: string) => void;
 }
@@ -164,6 +170,40 @@ export class NodeHost implements HostBridge {
 
   setting(key: string): unknown {
     return this.options.settings?.(key);
+  }
+
+  /**
+   * `git status --porcelain=v1 -z --untracked-files=all` of the folder `rel` of the workspace ('' for
+   * the workspace folder), resolved strictly inside it like any other path. The core parses it.
+   */
+  gitStatus(rel: string): Uint8Array {
+    const dir = this.resolve('workspace', rel, false, true);
+    let isDir = false;
+    try {
+      isDir = dir !== undefined && fs.statSync(dir).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!dir || !isDir) {
+      throw new Error(`${JSON.stringify(rel || '.')} is not a folder of the workspace`);
+    }
+    return this.options.gitStatus?.(dir) ?? gitStatusCli(dir);
+  }
+
+  stat(area: AreaName, rel: string): { size: number; mtimeMs: number } | null {
+    const target = this.resolve(area, rel, false);
+    if (target === undefined) {
+      return null;
+    }
+    try {
+      const stat = fs.statSync(target);
+      return stat.isFile() ? { size: stat.size, mtimeMs: Math.round(stat.mtimeMs) } : null;
+    } catch (err) {
+      if (isMissing(err)) {
+        return null;
+      }
+      throw err;
+    }
   }
 
   /** The real path of an area's root (`undefined` when it does not exist yet). */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 
+import { porcelainFromChanges, type GitState } from './gitStatus';
 import { NodeHost } from './nodeHost';
 
 /**
@@ -20,5 +21,28 @@ export function vscodeHost(context: vscode.ExtensionContext): NodeHost {
       globalState: () => fileUri(context.globalStorageUri),
     },
     settings: (key) => vscode.workspace.getConfiguration().get(key),
+    gitStatus: gitExtensionStatus,
   });
+}
+
+/**
+ * The git status from VS Code's built-in Git extension (its cached state, read synchronously), as
+ * porcelain bytes; `undefined` when the extension is off or inactive or knows no repository there,
+ * and the host falls back to the git CLI.
+ */
+function gitExtensionStatus(dir: string): Uint8Array | undefined {
+  try {
+    const git = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
+    if (!git?.isActive) {
+      return undefined;
+    }
+    const repository = git.exports?.getAPI(1)?.getRepository(vscode.Uri.file(dir));
+    return repository ? porcelainFromChanges(repository.rootUri.fsPath, repository.state) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface GitApi {
+  getRepository(uri: vscode.Uri): { rootUri: vscode.Uri; state: GitState } | null;
 }

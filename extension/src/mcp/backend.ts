@@ -1,5 +1,6 @@
 import type { WasmCore } from '../core/wasm';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { PromptListing } from '../chat/participant';
 import type { ToolListing } from '../tools/CoreTool';
 import type { ToolBackend } from './server';
 
@@ -21,5 +22,7 @@ export function coreBackend(core: WasmCore, sessions: DialogSessionsService, pre
     listings: (JSON.parse(core.run((handle) => handle.tools())) as ToolListing[]).filter((tool) => !NOT_OVER_MCP.has(tool.name)),
     invoke: (name, args) => sessions.invokeTool(name, args),
     onDidReset: (listener) => core.onDidReset(listener),
+    prompts: JSON.parse(core.run((handle) => handle.prompts())) as PromptListing[],
+    prompt: (name, args) => sessions.renderPrompt(name, args),
   };
 }

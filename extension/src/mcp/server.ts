@@ -1,7 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 
 import type { Logger } from '../log';
+import type { PromptAnswer, PromptListing } from '../chat/participant';
 import type { ToolListing } from '../tools/CoreTool';
 import { McpLogger } from './logging';
 import { ToolRegistry, UnknownToolsError } from './registry';
@@ -15,6 +23,11 @@ export interface ToolBackend {
   invoke(name: string, args: Record<string, unknown>): Promise<string>;
   /** Fires after the core was re-instantiated and so forgot which tools were loaded. */
   onDidReset?(listener: () => void): { dispose(): void };
+  /** The core's prompts (`Secretary.prompts()`); the server offers `prompts/*` when present. */
+  readonly prompts?: readonly PromptListing[];
+  /** Renders a prompt of the core on named arguments and returns its JSON text (`PromptAnswer`).
+   * The core calls the tools' logic directly: no tool call is logged for it. */
+  prompt?(name: string, args: Record<string, string>): Promise<string>;
 }
 
 export interface SecretaryServerOptions {
@@ -51,7 +64,10 @@ export function createSecretaryServer(options: SecretaryServerOptions): Secretar
   const registry = new ToolRegistry(backend.listings, prefix);
   const server = new Server(
     { name: SERVER_NAME, title: 'Copilot Chat Secretary', version },
-    { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: instructions(registry) },
+    {
+      capabilities: { tools: { listChanged: true }, logging: {}, ...(backend.prompt && backend.prompts ? { prompts: {} } : {}) },
+      instructions: instructions(registry),
+    },
   );
   // Log messages reach the client once it is initialized (before that, stderr only).
   server.oninitialized = () =>
@@ -81,6 +97,10 @@ export function createSecretaryServer(options: SecretaryServerOptions): Secretar
       }
     }
   });
+
+  if (backend.prompt && backend.prompts) {
+    registerPrompts(server, backend.prompts, backend.prompt.bind(backend));
+  }
 
   if (backend.onDidReset) {
     // A fresh core knows only the tools that are active from the start: load the others again.
@@ -194,4 +214,41 @@ function instructions(registry: ToolRegistry): string {
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * `prompts/list` and `prompts/get`: the core's prompts (`recall_first_request`...) with their
+ * generated descriptions. A prompt answers one user message holding the recalled markdown, ready
+ * to insert into the conversation; a failure (the tool's error in plain words) is that message too,
+ * since a person asked for it. Unknown prompts and missing required arguments are protocol errors.
+ */
+function registerPrompts(
+  server: Server,
+  prompts: readonly PromptListing[],
+  render: (name: string, args: Record<string, string>) => Promise<string>,
+): void {
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: prompts.map((p) => ({
+      name: p.name,
+      title: p.summary.replace(/\.$/, ''),
+      description: p.description,
+      arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
+    })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const spec = prompts.find((p) => p.name === request.params.name);
+    if (!spec) {
+      throw new McpError(ErrorCode.InvalidParams, `Prompt not found: ${request.params.name}`);
+    }
+    const args = request.params.arguments ?? {};
+    const missing = spec.arguments.filter((a) => a.required && !args[a.name]?.trim()).map((a) => a.name);
+    if (missing.length > 0) {
+      throw new McpError(ErrorCode.InvalidParams, `Missing required argument(s) of ${spec.name}: ${missing.join(', ')}`);
+    }
+    const answer = JSON.parse(await render(spec.name, args)) as PromptAnswer;
+    return {
+      description: answer.error ? `${spec.summary} Failed: ${answer.error}` : spec.summary,
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: answer.markdown } }],
+    };
+  });
 }

@@ -85,6 +85,16 @@ export class DialogSessionsService {
     return this.core.invoke(name, input, this.workspace);
   }
 
+  /** Renders a prompt of the core (the chat participant, MCP prompts) on fresh sessions, as
+   * `invokeTool` does, and returns its JSON text (`{markdown, followups, text?, error?}`). */
+  async renderPrompt(name: string, args: Record<string, unknown> | string): Promise<string> {
+    await this.whenReady();
+    if (this.readyFlag) {
+      await this.refresh();
+    }
+    return this.core.prompt(name, args, this.workspace);
+  }
+
   getSession(sessionId: string): StoredDialog | undefined {
     return parse<StoredDialog | null>(this.core.run((h) => h.dialog(sessionId))) ?? undefined;
   }

@@ -59,7 +59,7 @@ export class CoreTool extends Tool {
     options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>,
   ): vscode.PreparedToolInvocation {
     const prepared = super.prepareInvocation(options);
-    const confirmation = confirmationFor(this.listing);
+    const confirmation = confirmationFor(this.listing, options.input);
     return confirmation
       ? { ...prepared, confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) } }
       : prepared;

@@ -66,20 +66,31 @@ export interface ConsentListing {
   field: string;
   value: string;
   why: string;
+  /** A per-command consent: the literal is needed only when `input[when.field] === when.value`. */
+  when?: { field: string; value: string } | null;
 }
 
 /**
  * The confirmation VS Code shows before a destructive tool runs (`confirmationMessages` of
  * `prepareInvocation`): what it does, why it needs the user's explicit instruction, and the literal
- * the agent had to pass. `undefined` for other tools.
+ * the agent had to pass. `undefined` for other tools. With a per-command consent (`consent.when`,
+ * memory's `delete`) and the call's `input`, only a call that would destroy asks: that command with
+ * the literal (without it, the core refuses the call anyway and there is nothing to confirm).
  */
-export function confirmationFor(tool: {
-  displayName: string;
-  summary: string;
-  destructive: boolean;
-  consent?: ConsentListing | null;
-}): { title: string; message: string } | undefined {
+export function confirmationFor(
+  tool: {
+    displayName: string;
+    summary: string;
+    destructive: boolean;
+    consent?: ConsentListing | null;
+  },
+  input?: Record<string, unknown>,
+): { title: string; message: string } | undefined {
   if (!tool.destructive) {
+    return undefined;
+  }
+  const when = tool.consent?.when;
+  if (when && input && (input[when.field] !== when.value || input[tool.consent!.field] !== tool.consent!.value)) {
     return undefined;
   }
   const why = tool.consent?.why ?? 'It changes or deletes data and cannot be undone.';

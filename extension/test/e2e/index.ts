@@ -9,6 +9,8 @@ import './discovery.test';
 import './bench.test';
 import './mcp.test';
 import './infra.test';
+import './memory.test';
+import './participant.test';
 
 export async function run(): Promise<void> {
   const results = await runAll();

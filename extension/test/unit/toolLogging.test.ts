@@ -65,3 +65,19 @@ test('destructive tools get a confirmation naming why and the literal', () => {
   assert.match(confirmation.message, /It cannot be undone\./);
   assert.match(confirmation.message, /confirm: "RESET_EXAMPLES"/);
 });
+
+test('a per-command consent asks only for that command with the literal (memory delete)', () => {
+  const memory = {
+    displayName: 'Memory',
+    summary: 'Keep notes for yourself across dialogs.',
+    destructive: true,
+    consent: { field: 'confirm', value: 'DELETE_MEMORY', why: 'It cannot be undone.', when: { field: 'command', value: 'delete' } },
+  };
+  assert.equal(confirmationFor(memory, { command: 'save', path: 'x', content: 'y' }), undefined);
+  assert.equal(confirmationFor(memory, { command: 'list' }), undefined);
+  assert.equal(confirmationFor(memory, { command: 'delete', path: 'x' }), undefined, 'the core refuses it: nothing to confirm');
+  const asked = confirmationFor(memory, { command: 'delete', path: 'x', confirm: 'DELETE_MEMORY' });
+  assert.ok(asked);
+  assert.match(asked.message, /confirm: "DELETE_MEMORY"/);
+  assert.ok(confirmationFor(memory), 'without the input, ask');
+});

@@ -19,11 +19,26 @@ pub struct Consent {
     /// Why the tool needs the user's explicit instruction: what is lost, and that it cannot be
     /// undone. A full sentence.
     pub why: &'static str,
+    /// A per-command consent: `Some(("command", "delete"))` requires the literal only when that
+    /// argument has that value (`memory`'s `delete`; its `save`, `read` and `list` need nothing).
+    /// `None`: every call needs the literal.
+    pub only_when: Option<(&'static str, &'static str)>,
 }
 
 impl Consent {
-    /// Checks the literal in the raw arguments.
+    /// Whether a call with these arguments needs the literal.
+    pub fn applies(&self, args: &Value) -> bool {
+        match self.only_when {
+            None => true,
+            Some((field, value)) => args.get(field).and_then(Value::as_str) == Some(value),
+        }
+    }
+
+    /// Checks the literal in the raw arguments (when [`Consent::applies`]).
     pub fn check(&self, args: &Value) -> Result<(), ToolResult> {
+        if !self.applies(args) {
+            return Ok(());
+        }
         require_literal(args, self.field, self.value, self.why)
     }
 }
@@ -66,6 +81,7 @@ mod tests {
         field: "confirm",
         value: "DELETE_MEMORY",
         why: "It erases every memory and cannot be undone.",
+        only_when: None,
     };
 
     #[test]
@@ -88,5 +104,19 @@ mod tests {
             assert!(text.contains("cannot be undone"), "{text}");
             assert_eq!(err.to_value()["error_type"], "consent_required");
         }
+    }
+
+    #[test]
+    fn a_per_command_consent_applies_to_that_command_only() {
+        let delete = Consent {
+            only_when: Some(("command", "delete")),
+            ..CONSENT
+        };
+        assert!(delete.check(&json!({"command": "save"})).is_ok());
+        assert!(delete.check(&json!({})).is_ok());
+        assert!(delete.check(&json!({"command": "delete"})).is_err());
+        assert!(delete
+            .check(&json!({"command": "delete", "confirm": "DELETE_MEMORY"}))
+            .is_ok());
     }
 }

@@ -6,17 +6,37 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::ToolSpec;
+use super::{Consent, ToolSpec};
 
 /// The full description of a tool.
 pub fn description(spec: &ToolSpec) -> String {
     let schema = (spec.schema)();
     let mut out = String::new();
-    if spec.destructive {
-        out.push_str("REQUIRES EXPLICIT USER INSTRUCTION. ");
+    match spec.consent.and_then(|c| c.only_when) {
+        Some((field, value)) if spec.destructive => {
+            let _ = write!(
+                out,
+                "REQUIRES EXPLICIT USER INSTRUCTION for `\"{field}\": \"{value}\"`. "
+            );
+        }
+        _ if spec.destructive => out.push_str("REQUIRES EXPLICIT USER INSTRUCTION. "),
+        _ => {}
     }
     out.push_str(spec.summary);
-    if let Some(consent) = spec.consent {
+    if let Some(Consent {
+        why,
+        field,
+        value,
+        only_when: Some((when_field, when_value)),
+    }) = spec.consent
+    {
+        let _ = write!(
+            out,
+            "\n\nWhy `\"{when_field}\": \"{when_value}\"` needs the user's explicit instruction: {why} Use it \
+             only when the user has asked for exactly this in the conversation, and pass `\"{field}\": \"{value}\"`; \
+             without that exact literal nothing is changed. The other values of `{when_field}` need no confirmation."
+        );
+    } else if let Some(consent) = spec.consent {
         let _ = write!(
             out,
             "\n\nWhy it needs the user's explicit instruction: {} Call it only when the user has asked for \

@@ -20,7 +20,12 @@ pub fn listing_entry(spec: &ToolSpec) -> Value {
         "deferred": spec.deferred,
         "destructive": spec.destructive,
         "example": spec.example,
-        "consent": spec.consent.map(|c| json!({ "field": c.field, "value": c.value, "why": c.why })),
+        "consent": spec.consent.map(|c| json!({
+            "field": c.field,
+            "value": c.value,
+            "why": c.why,
+            "when": c.only_when.map(|(field, value)| json!({ "field": field, "value": value })),
+        })),
         "invocationMessage": spec.invocation_message,
     })
 }

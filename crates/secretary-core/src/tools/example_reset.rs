@@ -15,6 +15,7 @@ pub const CONSENT: Consent = Consent {
     field: "confirm",
     value: "RESET_EXAMPLES",
     why: "It permanently deletes the example tools' saved state (the echo count); it cannot be undone.",
+    only_when: None,
 };
 
 /// Arguments of `example_reset`.

@@ -1,0 +1,281 @@
+//! Memory: the agent's own notes, kept across dialogs and workspaces.
+//!
+//! Notes are files in the `memory/` folder of the global state area (VS Code: the extension's
+//! `globalStorageUri`; CLI and MCP: `<state dir>/global/memory/`). The core decides every rule here;
+//! the host only reads, writes (atomically), lists, stats and removes files.
+//!
+//! Names: a note is named by a plain file name, never a path. Names that could reach another file
+//! or misbehave on some file system are **refused** with an error saying why, never silently
+//! rewritten (a rewritten name would make "read what I saved" surprising):
+//!
+//! - empty (or only spaces); surrounding spaces are trimmed first;
+//! - folders: `/` or `\` anywhere (so `../x`, `/etc/passwd`, `C:\x`, `a/b`);
+//! - control characters (NUL included);
+//! - dot-files: a leading `.` (so `.`, `..`, `.hidden`, and the host's `.name.tmp` files);
+//! - characters other than letters, digits, spaces, `_`, `-`, `.` (so `:`, `*`, `?`, `<`, `|`...);
+//! - a trailing `.` or space (Windows drops them);
+//! - Windows device names, in any case and with any extension (`CON`, `PRN`, `AUX`, `NUL`,
+//!   `COM0`-`COM9`, `LPT0`-`LPT9`, `con.md`);
+//! - more than [`MAX_NAME_BYTES`] bytes of UTF-8 once `.md` is added.
+//!
+//! A name without an extension (a final `.` and 1-8 letters or digits, at least one letter) gets
+//! `.md`: `project notes` is saved as `project notes.md`, and `project notes.md` is the same note.
+//! Names are case-sensitive, but a save that differs only in case from an existing note is refused
+//! (on Windows and macOS both names would be the same file).
+//!
+//! Limits: a note holds at most [`MAX_NOTE_BYTES`] bytes of UTF-8, and there are at most
+//! [`MAX_NOTES`] notes; a save past either is refused and changes nothing.
+
+use serde_json::{json, Value};
+
+use crate::host::{Area, Host, HostError};
+use crate::text::iso8601;
+use crate::tooling::ToolResult;
+
+/// The folder of the notes, in [`AREA`].
+pub const DIR: &str = "memory";
+/// Where notes live: shared by every workspace.
+pub const AREA: Area = Area::GlobalState;
+/// A note holds at most this many bytes (100 KiB).
+pub const MAX_NOTE_BYTES: usize = 100 * 1024;
+/// At most this many notes.
+pub const MAX_NOTES: usize = 500;
+/// A name (with its extension) is at most this many bytes of UTF-8.
+pub const MAX_NAME_BYTES: usize = 128;
+/// The extension added to names without one.
+pub const DEFAULT_EXTENSION: &str = ".md";
+/// The rule, as errors state it.
+pub const NAME_RULE: &str = "a plain file name of letters, digits, spaces, `_`, `-` and `.`, \
+                             not starting with `.` (no folders)";
+
+const RESERVED: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];
+
+fn invalid(name: &str, why: &str) -> ToolResult {
+    ToolResult::failure(
+        format!("Invalid memory name {name:?}: {why}. Use {NAME_RULE}."),
+        "invalid_arguments",
+    )
+}
+
+/// The file name a memory name stands for, or why it is refused (see the module's rules).
+pub fn file_name(name: &str) -> Result<String, ToolResult> {
+    let trimmed = name.trim_matches(' ');
+    if trimmed.is_empty() {
+        return Err(invalid(name, "it is empty"));
+    }
+    if trimmed.chars().any(char::is_control) {
+        return Err(invalid(name, "it contains a control character"));
+    }
+    if trimmed.contains('/') || trimmed.contains('\\') {
+        return Err(invalid(
+            name,
+            "it is a path; notes are plain names in the memory folder (no `/`, `\\`, `..` or absolute paths)",
+        ));
+    }
+    if trimmed.starts_with('.') {
+        return Err(invalid(
+            name,
+            "names starting with `.` (dot-files) are not allowed",
+        ));
+    }
+    if let Some(bad) = trimmed
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.')))
+    {
+        return Err(invalid(
+            name,
+            &format!("the character {bad:?} is not allowed"),
+        ));
+    }
+    if trimmed.ends_with('.') {
+        return Err(invalid(name, "it ends with `.`"));
+    }
+    let stem = trimmed.split('.').next().unwrap_or_default().trim_end();
+    let upper = stem.to_ascii_uppercase();
+    let device = RESERVED.contains(&upper.as_str())
+        || ((upper.starts_with("COM") || upper.starts_with("LPT"))
+            && upper.len() == 4
+            && upper.as_bytes()[3].is_ascii_digit());
+    if device {
+        return Err(invalid(
+            name,
+            &format!("{stem:?} is a reserved device name on Windows"),
+        ));
+    }
+    let file = if has_extension(trimmed) {
+        trimmed.to_string()
+    } else {
+        format!("{trimmed}{DEFAULT_EXTENSION}")
+    };
+    if file.len() > MAX_NAME_BYTES {
+        return Err(invalid(
+            name,
+            &format!(
+                "it is too long ({} bytes; at most {MAX_NAME_BYTES} bytes of UTF-8 with the extension)",
+                file.len()
+            ),
+        ));
+    }
+    Ok(file)
+}
+
+/// Whether a name ends in an extension: `.` then 1-8 letters or digits, at least one a letter
+/// (`notes.md`, `log.txt`; not `v1.2`).
+fn has_extension(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=8).contains(&ext.chars().count())
+            && ext.chars().all(char::is_alphanumeric)
+            && ext.chars().any(char::is_alphabetic)
+    })
+}
+
+fn path_of(file: &str) -> String {
+    format!("{DIR}/{file}")
+}
+
+fn io(err: HostError, what: &str) -> ToolResult {
+    let kind = err.error_type();
+    ToolResult::failure(
+        format!(
+            "Could not {what} (memory folder {AREA}/{DIR}): {}",
+            err.message
+        ),
+        kind,
+    )
+}
+
+/// Every note's file name, sorted. Files that are not valid note names (the host's temporary
+/// files, anything put there by hand) are left out.
+pub fn names(host: &dyn Host) -> Result<Vec<String>, ToolResult> {
+    let mut names: Vec<String> = host
+        .list(AREA, DIR, false)
+        .map_err(|err| io(err, "list the notes"))?
+        .into_iter()
+        .filter(|name| file_name(name).as_deref() == Ok(name.as_str()))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// Saves (creates or replaces) a note.
+pub fn save(host: &dyn Host, name: &str, content: &str) -> Result<Value, ToolResult> {
+    let file = file_name(name)?;
+    if content.len() > MAX_NOTE_BYTES {
+        return Err(ToolResult::failure(
+            format!(
+                "Note too large: {} bytes, at most {MAX_NOTE_BYTES} bytes (100 KiB) of UTF-8. Nothing was saved; \
+                 split it into several notes or shorten it.",
+                content.len()
+            ),
+            "limit",
+        ));
+    }
+    let existing = names(host)?;
+    let replaced = existing.contains(&file);
+    if !replaced {
+        if let Some(other) = existing
+            .iter()
+            .find(|n| n.to_lowercase() == file.to_lowercase())
+        {
+            return Err(ToolResult::failure(
+                format!(
+                    "A note named {other:?} already exists: names that differ only in case would be the same file \
+                     on Windows and macOS. Nothing was saved; use {other:?} to replace it, or another name."
+                ),
+                "conflict",
+            ));
+        }
+        if existing.len() >= MAX_NOTES {
+            return Err(ToolResult::failure(
+                format!(
+                    "Too many notes: at most {MAX_NOTES}. Nothing was saved; delete notes you no longer need \
+                     (with the user's consent) or add to an existing one."
+                ),
+                "limit",
+            ));
+        }
+    }
+    host.write_atomic(AREA, &path_of(&file), content.as_bytes())
+        .map_err(|err| io(err, &format!("save {file:?}")))?;
+    Ok(json!({ "path": file, "bytes": content.len(), "created": !replaced }))
+}
+
+/// Reads a note.
+pub fn read(host: &dyn Host, name: &str) -> Result<Value, ToolResult> {
+    let file = file_name(name)?;
+    let bytes = host
+        .read(AREA, &path_of(&file))
+        .map_err(|err| io(err, &format!("read {file:?}")))?;
+    match bytes {
+        Some(bytes) => Ok(json!({
+            "path": file,
+            "content": String::from_utf8_lossy(&bytes),
+            "bytes": bytes.len(),
+        })),
+        None => Err(not_found(host, &file)),
+    }
+}
+
+/// Deletes a note. The caller has checked the user's consent.
+pub fn delete(host: &dyn Host, name: &str) -> Result<Value, ToolResult> {
+    let file = file_name(name)?;
+    let removed = host
+        .remove(AREA, &path_of(&file))
+        .map_err(|err| io(err, &format!("delete {file:?}")))?;
+    if removed {
+        Ok(json!({ "path": file, "deleted": true }))
+    } else {
+        Err(not_found(host, &file))
+    }
+}
+
+/// Every note with its size and modification time where the host tells them.
+pub fn list(host: &dyn Host) -> Result<Value, ToolResult> {
+    let notes: Vec<Value> = names(host)?
+        .into_iter()
+        .map(|file| {
+            let mut entry = json!({ "path": file });
+            if let Some(info) = host.stat(AREA, &path_of(&file)) {
+                entry["bytes"] = json!(info.size);
+                if let Some(ms) = info.modified_ms {
+                    entry["modified"] = json!(iso8601(ms));
+                }
+            }
+            entry
+        })
+        .collect();
+    Ok(json!({ "total": notes.len(), "notes": notes, "maxNotes": MAX_NOTES }))
+}
+
+fn not_found(host: &dyn Host, file: &str) -> ToolResult {
+    let similar = names(host).ok().and_then(|names| {
+        names
+            .into_iter()
+            .find(|n| n.to_lowercase() == file.to_lowercase())
+    });
+    let mut result = ToolResult::failure(format!("Memory not found: {file}"), "not_found");
+    result = match similar {
+        Some(other) => {
+            result.with_instruction(format!("Did you mean {other:?}? Names are case-sensitive."))
+        }
+        None => result
+            .with_instruction("Call memory with {\"command\": \"list\"} to see the saved notes."),
+    };
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_are_added_only_when_missing() {
+        assert_eq!(file_name("notes").unwrap(), "notes.md");
+        assert_eq!(file_name("notes.md").unwrap(), "notes.md");
+        assert_eq!(file_name("log.txt").unwrap(), "log.txt");
+        assert_eq!(file_name("release v1.2").unwrap(), "release v1.2.md");
+        assert_eq!(file_name("  spaced  ").unwrap(), "spaced.md");
+        assert_eq!(file_name("Über Notizen").unwrap(), "Über Notizen.md");
+    }
+}

@@ -1,0 +1,138 @@
+//! `memory` (deferred): the agent's persistent notes across dialogs: save, read, list, delete.
+//! The rules (names, limits, storage) are in [`crate::memory`]. `delete` alone needs the user's
+//! explicit consent, `"confirm": "DELETE_MEMORY"`: a per-command [`Consent`] (`only_when`), which
+//! `tooling::invoke` checks before the tool runs and this tool checks again.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::try_tool;
+use crate::host;
+use crate::memory;
+use crate::tooling::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+
+/// The literal `delete` requires, and why.
+pub const CONSENT: Consent = Consent {
+    field: "confirm",
+    value: "DELETE_MEMORY",
+    why: "Deleting a note erases what the agent remembered for every future dialog; it cannot be undone.",
+    only_when: Some(("command", "delete")),
+};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Command {
+    Save,
+    Read,
+    List,
+    Delete,
+}
+
+/// Arguments of `memory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Args {
+    /// What to do: `save` (create or replace a note), `read`, `list` (every note) or `delete`.
+    command: Command,
+    /// The note's name, a plain file name such as "project-conventions" (`.md` is added when it
+    /// has no extension). Needed by save, read and delete.
+    path: Option<String>,
+    /// The note's full new text (save only), at most 100 KiB.
+    content: Option<String>,
+    /// delete only: exactly "DELETE_MEMORY", and only when the user explicitly asked to delete the note.
+    #[schemars(transform = confirm_schema)]
+    #[allow(dead_code)]
+    confirm: Option<String>,
+}
+
+/// `confirm` is a string with one allowed value (not `null`), shown as such in the schema.
+fn confirm_schema(schema: &mut schemars::Schema) {
+    schema.insert("type".into(), "string".into());
+    schema.insert("const".into(), CONSENT.value.into());
+}
+
+pub static TOOL: ToolDef = ToolDef {
+    spec: ToolSpec {
+        name: "memory",
+        reference_name: "memory",
+        display_name: "Memory",
+        summary: "Keep notes for yourself across dialogs.",
+        when_to_use: &[
+            "You learned something worth remembering in later dialogs: a convention, a decision, the user's preferences, \
+             where things are.",
+            "You start a task and want what earlier dialogs found out (list, then read).",
+            "The user asks you to remember or to forget something.",
+        ],
+        usage: "Start with {\"command\": \"list\"}, then read what is relevant. save replaces the whole note: read it \
+                first to add to it. Names are plain file names (letters, digits, spaces, `_`, `-`, `.`; no folders, no \
+                leading `.`, no Windows device names such as CON or NUL); `.md` is added when there is no extension. \
+                A note holds at most 100 KiB and there are at most 500 notes. Notes are shared by every workspace: \
+                name project-specific ones after the project. delete needs `\"confirm\": \"DELETE_MEMORY\"`, which you \
+                send only when the user explicitly asked for the deletion. This is a deferred tool: load it with \
+                tool_load first.",
+        returns: "save: `{\"success\": true, \"path\": \"conventions.md\", \"bytes\": 120, \"created\": true}`; read: \
+                  `{\"success\": true, \"path\", \"content\", \"bytes\"}`; list: `{\"success\": true, \"total\": 1, \
+                  \"notes\": [{\"path\": \"conventions.md\", \"bytes\": 120, \"modified\": \"2025-10-15T09:20:01.000Z\"}], \
+                  \"maxNotes\": 500}` (`bytes` and `modified` when the host tells them); delete: \
+                  `{\"success\": true, \"path\", \"deleted\": true}`.",
+        examples: &[
+            Example { args: "{\"command\": \"list\"}", shows: "what you remembered so far" },
+            Example {
+                args: "{\"command\": \"save\", \"path\": \"todo-app conventions\", \"content\": \"- Tests use vitest.\\n\"}",
+                shows: "remember a project's conventions (saved as `todo-app conventions.md`)",
+            },
+            Example { args: "{\"command\": \"read\", \"path\": \"todo-app conventions.md\"}", shows: "recall a note" },
+            Example {
+                args: "{\"command\": \"delete\", \"path\": \"old-notes\", \"confirm\": \"DELETE_MEMORY\"}",
+                shows: "forget a note, after the user asked for it",
+            },
+        ],
+        tags: &["memory", "notes", "remember", "recall", "persist", "knowledge", "forget"],
+        deferred: true,
+        destructive: true,
+        example: false,
+        consent: Some(CONSENT),
+        invocation_message: "Using memory",
+        schema: schema_for::<Args>,
+    },
+    run,
+};
+
+fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+    // `tooling::invoke` has checked the literal for delete already; checking again keeps the tool
+    // safe when called directly.
+    try_tool!(CONSENT.check(args));
+    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+    let host = try_tool!(host::require(ctx.host));
+    let need_path = |command: &str| {
+        args.path.as_deref().ok_or_else(|| {
+            ToolResult::failure(
+                format!("Invalid arguments: `path` is required for {command} (the note's name, e.g. \"conventions\")"),
+                "invalid_arguments",
+            )
+        })
+    };
+    let outcome = match args.command {
+        Command::List => memory::list(host).map(|value| {
+            let result = ToolResult::ok(&value);
+            if value["total"] == 0 {
+                result.with_message("No notes saved yet.")
+            } else {
+                result
+            }
+        }),
+        Command::Read => need_path("read").and_then(|path| memory::read(host, path)).map(ToolResult::ok),
+        Command::Delete => need_path("delete").and_then(|path| memory::delete(host, path)).map(ToolResult::ok),
+        Command::Save => need_path("save").and_then(|path| {
+            let content = args.content.as_deref().ok_or_else(|| {
+                ToolResult::failure(
+                    "Invalid arguments: `content` is required for save (the note's full text)",
+                    "invalid_arguments",
+                )
+            })?;
+            memory::save(host, path, content).map(ToolResult::ok)
+        }),
+    };
+    outcome.unwrap_or_else(|failure| failure)
+}

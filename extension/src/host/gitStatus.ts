@@ -1,0 +1,90 @@
+/**
+ * How hosts gather `git status` for the core's `get_changed_files` (crates/secretary-core/src/git.rs
+ * parses and formats it): the git CLI run without a shell, or VS Code's Git extension state rendered
+ * in the same `git status --porcelain=v1 -z` format, so the core reads one format from every host.
+ */
+import { execFileSync } from 'child_process';
+import * as path from 'path';
+
+/** The arguments of the one git command hosts run. */
+export const GIT_STATUS_ARGS = ['status', '--porcelain=v1', '-z', '--untracked-files=all'];
+
+/**
+ * `git status --porcelain=v1 -z --untracked-files=all` in `dir`: an argument array (no shell), a
+ * timeout, no optional locks (never blocks or disturbs a concurrent git command), output capped.
+ * Throws an error whose message says what failed (git missing, timeout, git's own message).
+ */
+export function gitStatusCli(dir: string, timeoutMs = 10_000): Uint8Array {
+  try {
+    return execFileSync('git', ['-C', dir, ...GIT_STATUS_ARGS], {
+      encoding: 'buffer',
+      timeout: timeoutMs,
+      maxBuffer: 32 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { stderr?: Buffer; signal?: string; status?: number | null };
+    if (e.code === 'ENOENT') {
+      throw new Error('git is not installed (or not on PATH)');
+    }
+    if (e.code === 'ETIMEDOUT' || e.signal === 'SIGTERM') {
+      throw new Error(`git status timed out after ${timeoutMs} ms`);
+    }
+    const stderr = e.stderr ? e.stderr.toString('utf8').trim() : '';
+    throw new Error(stderr || e.message);
+  }
+}
+
+/** The part of the Git extension's `Change` used here (`vscode.git` API version 1). */
+export interface GitChange {
+  uri: { fsPath: string };
+  originalUri?: { fsPath: string };
+  renameUri?: { fsPath: string };
+  status: number;
+}
+
+/** The part of a Git extension repository's `state` used here. */
+export interface GitState {
+  indexChanges: readonly GitChange[];
+  workingTreeChanges: readonly GitChange[];
+  mergeChanges?: readonly GitChange[];
+  untrackedChanges?: readonly GitChange[];
+}
+
+// The Git extension's `Status` enum (extensions/git/src/api/git.d.ts).
+const INDEX: Record<number, string> = { 0: 'M', 1: 'A', 2: 'D', 3: 'R', 4: 'C' };
+const WORKING: Record<number, string> = { 5: 'M', 6: 'D', 9: 'A', 10: 'R', 11: 'T' };
+const UNTRACKED = 7;
+const IGNORED = 8;
+
+/** A repository's state as `git status --porcelain=v1 -z` output, paths relative to `root`. */
+export function porcelainFromChanges(root: string, state: GitState): Uint8Array {
+  const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
+  const out: string[] = [];
+  const add = (xy: string, change: GitChange) => {
+    const target = change.renameUri ?? change.uri;
+    out.push(`${xy} ${rel(target.fsPath)}`);
+    if (xy.includes('R') || xy.includes('C')) {
+      out.push(rel((change.originalUri ?? change.uri).fsPath));
+    }
+  };
+  for (const change of state.indexChanges) {
+    const x = INDEX[change.status];
+    if (x) {
+      add(`${x} `, change);
+    }
+  }
+  for (const change of state.mergeChanges ?? []) {
+    add('UU', change);
+  }
+  for (const change of [...state.workingTreeChanges, ...(state.untrackedChanges ?? [])]) {
+    if (change.status === UNTRACKED) {
+      add('??', change);
+    } else if (change.status !== IGNORED && WORKING[change.status]) {
+      add(` ${WORKING[change.status]}`, change);
+    }
+  }
+  return new TextEncoder().encode(out.map((entry) => `${entry}\0`).join(''));
+}
