@@ -614,6 +614,54 @@ impl Index {
     }
 }
 
+/// Every document's lexical score for one query, for fusion with other signals
+/// ([`super::hybrid`]): `scores[d]` is 0 for a document not in `touched`.
+pub(crate) struct LexicalScores {
+    pub scores: Vec<f32>,
+    pub touched: Vec<u32>,
+    qterms: Vec<QueryTerm>,
+}
+
+impl Index {
+    /// The lexical score of every document for `query` (the dense form of [`Index::search`]).
+    pub(crate) fn score_all(&self, query: &str) -> LexicalScores {
+        let qterms = self.query_terms(query);
+        let mut scores = vec![0f32; self.n_docs];
+        let mut touched: Vec<u32> = Vec::new();
+        for qt in &qterms {
+            for &(id, factor) in &qt.terms {
+                let (docs, weights) = self.postings(id);
+                for (&d, &w) in docs.iter().zip(weights) {
+                    let slot = &mut scores[d as usize];
+                    if *slot == 0.0 {
+                        touched.push(d);
+                    }
+                    *slot += w * factor;
+                }
+            }
+        }
+        LexicalScores {
+            scores,
+            touched,
+            qterms,
+        }
+    }
+
+    /// The query words (as typed) that matched document `d`, as in [`Hit::matched`].
+    pub(crate) fn matched_words(&self, lexical: &LexicalScores, d: u32) -> Vec<String> {
+        lexical
+            .qterms
+            .iter()
+            .filter(|qt| {
+                qt.terms
+                    .iter()
+                    .any(|&(id, _)| self.postings(id).0.binary_search(&d).is_ok())
+            })
+            .map(|qt| qt.surface.clone())
+            .collect()
+    }
+}
+
 /// A lowercase surface word met while indexing.
 #[derive(Debug, Clone, Copy)]
 struct Word {

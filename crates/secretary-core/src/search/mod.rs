@@ -4,11 +4,20 @@
 //! text only) into an inverted index, and [`Index::search`] ranks them for a free-text query with
 //! BM25-style TF-IDF over stemmed terms. See [`mod@tokenize`] for the analysis chain and
 //! [`index`] for the scoring, and [`eval`] for the recall/MRR measures used to tune both.
+//!
+//! [`HybridIndex`] adds a semantic signal: the cosine between static embeddings of the query
+//! and of each document (a model2vec table distilled from all-MiniLM-L6-v2, [`embed`], tokenized
+//! by [`wordpiece`]), fused with the lexical score ([`hybrid`]). On the MetaTool dev queries it
+//! lifts recall@5 from 0.648 to 0.723; it can be turned off ([`HybridOptions::lexical_only`]).
 
+pub mod embed;
 pub mod eval;
+pub mod hybrid;
 pub mod index;
 pub mod tokenize;
+pub mod wordpiece;
 
+pub use hybrid::{HybridHit, HybridIndex, HybridOptions};
 pub use index::{Index, SearchOptions};
 pub use tokenize::tokenize;
 

@@ -1,0 +1,471 @@
+//! Static embeddings: a token -> vector table and the dense index built with it.
+//!
+//! The table ([`Table`]) is a model2vec distillation of a sentence-transformer (see
+//! `scripts/embeddings/README.md`): every WordPiece token of the model's vocabulary has one
+//! vector, and a text's vector is the L2-normalised sum (equivalently the mean) of its tokens'
+//! vectors. Frequent tokens have short vectors (model2vec's SIF weighting), so "the", "can you"
+//! and "please" barely move a query's direction. No model runs at query time: embedding a query
+//! is a few table look-ups, and ranking is one dot product per document ([`DenseIndex`]).
+//!
+//! ## Table format (`assets/embeddings.bin`, little-endian)
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `SCEMB001` |
+//! | 4 | `n`: vocabulary size (u32) |
+//! | 4 | `dims`: vector dimensions (u32) |
+//! | 4 | `v`: size of the vocabulary text in bytes (u32) |
+//! | `v` | the `n` tokens in id order, each followed by `\n` (UTF-8) |
+//! | `4 n` | per-token scale (f32) |
+//! | `n dims` | per-token vector, int8; component `j` of token `i` is `q[i][j] * scale[i]` |
+//!
+//! Its SHA-256 is in `assets/embeddings.bin.sha256` and checked by a test.
+
+use std::sync::OnceLock;
+
+use super::tokenize::for_each_piece;
+use super::wordpiece::{strip_accent, WordPiece};
+
+const MAGIC: &[u8; 8] = b"SCEMB001";
+
+/// The committed table, compiled into the core.
+static BUILTIN_BYTES: &[u8] = include_bytes!("../../assets/embeddings.bin");
+
+/// A static embedding table with its WordPiece vocabulary.
+#[derive(Clone)]
+pub struct Table {
+    vocab: WordPiece,
+    dims: usize,
+    scales: Vec<f32>,
+    data: Vec<i8>,
+}
+
+impl std::fmt::Debug for Table {
+    /// A summary: the vectors would flood any log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("tokens", &self.vocab.len())
+            .field("dims", &self.dims)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Table {
+    /// Parses a table in the format above.
+    pub fn parse(bytes: &[u8]) -> Result<Table, String> {
+        let mut at = 0usize;
+        let mut take = |n: usize| -> Result<&[u8], String> {
+            let end = at
+                .checked_add(n)
+                .filter(|&e| e <= bytes.len())
+                .ok_or_else(|| "embedding table truncated".to_string())?;
+            let slice = &bytes[at..end];
+            at = end;
+            Ok(slice)
+        };
+        if take(8)? != MAGIC {
+            return Err("not an embedding table (bad magic)".into());
+        }
+        let mut u32_at = || take(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+        let n = u32_at()?;
+        let dims = u32_at()?;
+        let v = u32_at()?;
+        if dims == 0 || dims > 4096 {
+            return Err(format!("embedding table: bad dimension count {dims}"));
+        }
+        let text = std::str::from_utf8(take(v)?).map_err(|e| format!("embedding vocab: {e}"))?;
+        let tokens: Vec<&str> = text.split_terminator('\n').collect();
+        if tokens.len() != n {
+            return Err(format!(
+                "embedding table: {} tokens, header says {n}",
+                tokens.len()
+            ));
+        }
+        let scales = take(4 * n)?
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect::<Vec<_>>();
+        if scales.iter().any(|s| !s.is_finite()) {
+            return Err("embedding table: non-finite scale".into());
+        }
+        let data = take(n * dims)?.iter().map(|&b| b as i8).collect();
+        Ok(Table {
+            vocab: WordPiece::new(&tokens),
+            dims,
+            scales,
+            data,
+        })
+    }
+
+    /// The table compiled into the core (parsed once, on first use).
+    pub fn builtin() -> &'static Table {
+        static TABLE: OnceLock<Table> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            // The committed asset is checked by tests; a corrupt one is a build defect.
+            Table::parse(BUILTIN_BYTES).expect("committed embedding table is valid")
+        })
+    }
+
+    /// The raw bytes of the compiled-in table (for checksum tests).
+    pub fn builtin_bytes() -> &'static [u8] {
+        BUILTIN_BYTES
+    }
+
+    /// Vector dimensions.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// The WordPiece vocabulary.
+    pub fn vocab(&self) -> &WordPiece {
+        &self.vocab
+    }
+
+    /// Adds `weight` times token `id`'s vector to `acc`.
+    fn add_token(&self, id: u32, weight: f32, acc: &mut [f32]) {
+        let id = id as usize;
+        let Some(&scale) = self.scales.get(id) else {
+            return;
+        };
+        let row = &self.data[id * self.dims..(id + 1) * self.dims];
+        let s = scale * weight;
+        for (a, &q) in acc.iter_mut().zip(row) {
+            *a += f32::from(q) * s;
+        }
+    }
+
+    /// Appends the WordPiece ids of `text` (split as [`Table::accumulate`] splits it) to `ids`,
+    /// `[UNK]` left out.
+    pub fn token_ids(&self, text: &str, ids: &mut Vec<u32>) {
+        let mut word = String::new();
+        let mut scratch = String::new();
+        let start = ids.len();
+        for_each_piece(text, &mut |piece: &str| {
+            word.clear();
+            word.extend(piece.chars().map(strip_accent));
+            self.vocab.encode_word(&word, &mut scratch, ids);
+        });
+        if let Some(unk) = self.vocab.unk_id() {
+            let mut keep = start;
+            for i in start..ids.len() {
+                if ids[i] != unk {
+                    ids[keep] = ids[i];
+                    keep += 1;
+                }
+            }
+            ids.truncate(keep);
+        }
+    }
+
+    /// Adds `weight * token_weight(id)` times each token's vector of `ids` to `acc`.
+    pub fn accumulate_ids(
+        &self,
+        ids: &[u32],
+        weight: f32,
+        token_weight: &dyn Fn(u32) -> f32,
+        acc: &mut [f32],
+    ) {
+        for &id in ids {
+            self.add_token(id, weight * token_weight(id), acc);
+        }
+    }
+
+    /// Adds the token vectors of `text` (times `weight`) to `acc`; returns how many tokens were
+    /// found. Text is split as the lexical index splits it (identifiers on camelCase, `_`, `-`;
+    /// punctuation dropped), each piece then into WordPiece tokens; unknown pieces are skipped.
+    pub fn accumulate(&self, text: &str, weight: f32, acc: &mut [f32]) -> usize {
+        let mut ids = Vec::new();
+        let mut word = String::new();
+        let mut scratch = String::new();
+        for_each_piece(text, &mut |piece: &str| {
+            word.clear();
+            word.extend(piece.chars().map(strip_accent));
+            self.vocab.encode_word(&word, &mut scratch, &mut ids);
+        });
+        let unk = self.vocab.unk_id();
+        let mut found = 0;
+        for id in ids {
+            if Some(id) != unk {
+                self.add_token(id, weight, acc);
+                found += 1;
+            }
+        }
+        found
+    }
+
+    /// The unit vector of `text`, or `None` when none of its tokens is in the table.
+    pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
+        let mut v = vec![0f32; self.dims];
+        if self.accumulate(text, 1.0, &mut v) == 0 {
+            return None;
+        }
+        normalize(&mut v).then_some(v)
+    }
+}
+
+/// Scales `v` to unit length; false for a zero vector.
+pub(crate) fn normalize(v: &mut [f32]) -> bool {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 && norm.is_finite() {
+        v.iter_mut().for_each(|x| *x /= norm);
+        true
+    } else {
+        false
+    }
+}
+
+/// Sign bits per document used by the first, approximate pass of [`DenseIndex::candidates`]
+/// (the signs of the first 128 dimensions, in two words): the Hamming distance between sign
+/// patterns estimates the angle between vectors (SimHash), at two XORs and two popcounts per
+/// document, which stays cheap in wasm32 without SIMD.
+const SIGN_WORDS: usize = 2;
+
+/// Unit vectors of a list of documents, quantized to int8 (one scale per document), for cosine
+/// ranking.
+///
+/// With `idf_power > 0`, every token's vector is also weighted by its inverse document frequency
+/// in this collection, raised to `idf_power`, in documents and queries alike: the table's own
+/// weighting knows which tokens are frequent in English, not which ones every document of this
+/// collection shares ("tool", "search", "information" in a tool catalog).
+#[derive(Clone)]
+pub struct DenseIndex {
+    table: &'static Table,
+    dims: usize,
+    /// Row-major int8 document vectors; document `d`'s cosine with a quantized query `q` is
+    /// `scales[d] * q_scale * sum(q[i] * vectors[d][i])`.
+    vectors: Vec<i8>,
+    scales: Vec<f32>,
+    /// The sign bits of every document's vector ([`SIGN_WORDS`] words each).
+    signs: Vec<u64>,
+    /// Per-token weight (empty: all 1).
+    token_weights: Vec<f32>,
+}
+
+impl std::fmt::Debug for DenseIndex {
+    /// A summary: the vectors would flood any log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DenseIndex")
+            .field("docs", &self.len())
+            .field("dims", &self.dims)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A query vector quantized like the documents.
+#[derive(Clone, Debug)]
+pub struct QueryVector {
+    q: Vec<i32>,
+    scale: f32,
+}
+
+impl DenseIndex {
+    /// Embeds every document: its name pieces weighted `name_weight`, its text and tags 1.
+    pub fn build(
+        table: &'static Table,
+        docs: &[super::Document],
+        name_weight: f32,
+        idf_power: f32,
+    ) -> DenseIndex {
+        let dims = table.dims();
+        let mut name_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
+        let mut text_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
+        for doc in docs {
+            let mut ids = Vec::new();
+            table.token_ids(&doc.name, &mut ids);
+            name_ids.push(ids);
+            let mut ids = Vec::new();
+            table.token_ids(&doc.text, &mut ids);
+            for tag in &doc.tags {
+                table.token_ids(tag, &mut ids);
+            }
+            text_ids.push(ids);
+        }
+        let token_weights = if idf_power > 0.0 && !docs.is_empty() {
+            let mut df = vec![0u32; table.vocab().len()];
+            let mut seen: Vec<u32> = Vec::new();
+            for (a, b) in name_ids.iter().zip(&text_ids) {
+                seen.clear();
+                seen.extend(a.iter().chain(b));
+                seen.sort_unstable();
+                seen.dedup();
+                for &id in &seen {
+                    df[id as usize] += 1;
+                }
+            }
+            let n = docs.len() as f32;
+            df.iter()
+                .map(|&df| {
+                    let df = df as f32;
+                    (1.0 + (n - df + 0.5) / (df + 0.5)).ln().powf(idf_power)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut vectors = vec![0i8; docs.len() * dims];
+        let mut scales = Vec::with_capacity(docs.len());
+        let mut v = vec![0f32; dims];
+        {
+            let weight = |id: u32| token_weights.get(id as usize).copied().unwrap_or(1.0);
+            for ((a, b), row) in name_ids
+                .iter()
+                .zip(&text_ids)
+                .zip(vectors.chunks_exact_mut(dims))
+            {
+                v.iter_mut().for_each(|x| *x = 0.0);
+                table.accumulate_ids(a, name_weight, &weight, &mut v);
+                table.accumulate_ids(b, 1.0, &weight, &mut v);
+                if !normalize(&mut v) {
+                    scales.push(0.0);
+                    continue;
+                }
+                scales.push(quantize(&v, |i, q| row[i] = q as i8));
+            }
+        }
+        let signs = vectors
+            .chunks_exact(dims)
+            .flat_map(|row| sign_words(row.iter().map(|&x| x > 0)))
+            .collect();
+        DenseIndex {
+            table,
+            dims,
+            vectors,
+            scales,
+            signs,
+            token_weights,
+        }
+    }
+
+    /// The table this index was built with.
+    pub fn table(&self) -> &'static Table {
+        self.table
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.scales.len()
+    }
+
+    /// Whether the index has no documents.
+    pub fn is_empty(&self) -> bool {
+        self.scales.is_empty()
+    }
+
+    /// The quantized unit vector of a query, weighted as the documents are; `None` when none of
+    /// its tokens is in the table.
+    pub fn embed_query(&self, query: &str) -> Option<QueryVector> {
+        let mut ids = Vec::new();
+        self.table.token_ids(query, &mut ids);
+        if ids.is_empty() {
+            return None;
+        }
+        let mut v = vec![0f32; self.dims];
+        let weight = |id: u32| self.token_weights.get(id as usize).copied().unwrap_or(1.0);
+        self.table.accumulate_ids(&ids, 1.0, &weight, &mut v);
+        if !normalize(&mut v) {
+            return None;
+        }
+        let mut q = vec![0i32; self.dims];
+        let scale = quantize(&v, |i, x| q[i] = x);
+        Some(QueryVector { q, scale })
+    }
+
+    /// Cosine of the query with document `d`.
+    pub fn cosine(&self, query: &QueryVector, d: usize) -> f32 {
+        let row = &self.vectors[d * self.dims..(d + 1) * self.dims];
+        dot_i8(&query.q, row) as f32 * query.scale * self.scales[d]
+    }
+
+    /// Cosine similarity of `query` with every document, into `out` (exhaustive).
+    pub fn scores(&self, query: &QueryVector, out: &mut Vec<f32>) {
+        out.clear();
+        out.extend((0..self.len()).map(|d| self.cosine(query, d)));
+    }
+
+    /// The documents most similar to `query`, `(document, cosine)`: the best `k` by the
+    /// Hamming distance of their sign bits to the query's, rescored exactly, plus `extra`
+    /// documents (scored exactly too). Costs a few operations per document plus
+    /// `(k + extra) * dims` multiply-adds, instead of `n * dims`.
+    pub fn candidates(&self, query: &QueryVector, k: usize, extra: &[u32]) -> Vec<(u32, f32)> {
+        let n = self.len();
+        let mut picked: Vec<u32> = if n <= k || k == 0 {
+            (0..n as u32).collect()
+        } else {
+            let qs = sign_words(query.q.iter().map(|&x| x > 0));
+            // Counting sort by distance (at most 64 * SIGN_WORDS): take the nearest buckets
+            // until k documents are in.
+            let mut dist: Vec<u8> = Vec::with_capacity(n);
+            let mut hist = [0u32; 64 * SIGN_WORDS + 1];
+            for words in self.signs.chunks_exact(SIGN_WORDS) {
+                let mut h = 0u32;
+                for (a, b) in words.iter().zip(&qs) {
+                    h += (a ^ b).count_ones();
+                }
+                hist[h as usize] += 1;
+                dist.push(h as u8);
+            }
+            let mut cut = 0usize;
+            let mut total = 0u32;
+            while cut < hist.len() && (total as usize) < k {
+                total += hist[cut];
+                cut += 1;
+            }
+            dist.iter()
+                .enumerate()
+                .filter(|&(_, &h)| (h as usize) < cut)
+                .map(|(d, _)| d as u32)
+                .collect()
+        };
+        picked.extend_from_slice(extra);
+        picked.sort_unstable();
+        picked.dedup();
+        picked
+            .into_iter()
+            .filter(|&d| (d as usize) < n)
+            .map(|d| (d, self.cosine(query, d as usize)))
+            .collect()
+    }
+}
+
+/// Packs the first `64 * SIGN_WORDS` booleans into words (missing ones are 0).
+fn sign_words(bits: impl Iterator<Item = bool>) -> [u64; SIGN_WORDS] {
+    let mut out = [0u64; SIGN_WORDS];
+    for (i, b) in bits.take(64 * SIGN_WORDS).enumerate() {
+        if b {
+            out[i / 64] |= 1 << (i % 64);
+        }
+    }
+    out
+}
+
+/// Quantizes a vector to int8 levels (-127..=127) with one scale, calling `put(i, level)`;
+/// returns the scale (value = level * scale).
+fn quantize(v: &[f32], mut put: impl FnMut(usize, i32)) -> f32 {
+    let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+    if max <= 0.0 {
+        return 0.0;
+    }
+    let scale = max / 127.0;
+    for (i, x) in v.iter().enumerate() {
+        put(i, (x / scale).round().clamp(-127.0, 127.0) as i32);
+    }
+    scale
+}
+
+/// Integer dot product of a query's levels with a document row.
+#[inline]
+fn dot_i8(q: &[i32], row: &[i8]) -> i32 {
+    let mut acc = [0i32; 4];
+    let mut cq = q.chunks_exact(4);
+    let mut cr = row.chunks_exact(4);
+    for (x, y) in (&mut cq).zip(&mut cr) {
+        for k in 0..4 {
+            acc[k] += x[k] * i32::from(y[k]);
+        }
+    }
+    let mut sum = acc.iter().sum::<i32>();
+    for (x, &y) in cq.remainder().iter().zip(cr.remainder()) {
+        sum += x * i32::from(y);
+    }
+    sum
+}

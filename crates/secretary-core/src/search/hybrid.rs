@@ -1,0 +1,311 @@
+//! Hybrid ranking: the lexical [`Index`] fused with the cosine similarity of static embeddings
+//! ([`super::embed`]).
+//!
+//! Each signal is brought to `0..=1` for the query at hand (the lexical score divided by the
+//! best lexical score; the cosine, floored at 0, divided by the best cosine), and a document's
+//! score is `(1 - w) * lexical + w * semantic` with `w` = [`HybridOptions::semantic_weight`].
+//! Dividing by the query's best keeps either signal from dominating just because of its scale:
+//! BM25 scores grow with the number of rare query words, cosines do not.
+//!
+//! With [`HybridOptions::semantic`] off, this is exactly [`Index::search`].
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
+use super::embed::{DenseIndex, Table};
+use super::index::LexicalScores;
+use super::{Document, Index, SearchOptions};
+
+/// How many of the best lexical matches always get an exact semantic score, besides the
+/// semantic first pass's candidates (at least the result limit).
+const LEXICAL_RESCORED: usize = 40;
+
+/// A fused score and its document, ordered best first: higher score, then earlier document.
+#[derive(Clone, Copy, Debug)]
+struct Fused(f32, u32);
+
+impl Ord for Fused {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0).then(other.1.cmp(&self.1))
+    }
+}
+
+impl PartialOrd for Fused {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Fused {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Fused {}
+
+/// Tunables of [`HybridIndex`]. The defaults were chosen on one random half of the MetaTool dev
+/// queries and checked on the other (`examples/eval_retrieval.rs --hybrid --tune-hybrid`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HybridOptions {
+    /// The lexical index's options.
+    pub lexical: SearchOptions,
+    /// Whether the semantic signal is used at all; off, ranking is purely lexical and no
+    /// document vectors are built.
+    pub semantic: bool,
+    /// Share of the semantic signal in the fused score, `0..=1`.
+    pub semantic_weight: f32,
+    /// How many times a document's name tokens count in its vector, relative to its text.
+    pub name_weight: f32,
+    /// Documents with no lexical match are returned only with at least this cosine.
+    pub min_semantic: f32,
+    /// How many documents the semantic signal contributes per query (the best by an approximate
+    /// first pass; see [`DenseIndex::candidates`]); the best lexical matches are always scored
+    /// too.
+    pub semantic_candidates: usize,
+    /// Token vectors are weighted by their IDF in the collection raised to this power (0: off).
+    pub idf_power: f32,
+}
+
+impl Default for HybridOptions {
+    fn default() -> Self {
+        HybridOptions {
+            lexical: SearchOptions::default(),
+            semantic: true,
+            semantic_weight: 0.6,
+            name_weight: 1.0,
+            min_semantic: 0.2,
+            semantic_candidates: 100,
+            idf_power: 1.0,
+        }
+    }
+}
+
+impl HybridOptions {
+    /// Lexical ranking only (the semantic part turned off).
+    pub fn lexical_only() -> HybridOptions {
+        HybridOptions {
+            semantic: false,
+            ..HybridOptions::default()
+        }
+    }
+}
+
+/// One result of [`HybridIndex::search`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct HybridHit {
+    /// Index into the documents given to [`HybridIndex::build`].
+    pub doc: usize,
+    /// Fused score; only comparable within one query.
+    pub score: f32,
+    /// The query words (lowercased, as typed) that matched this document lexically.
+    pub matched: Vec<String>,
+    /// The lexical score divided by the query's best lexical score (0 when no word matched).
+    pub lexical: f32,
+    /// Cosine similarity of the query's and the document's embeddings (0 when semantic is off).
+    pub semantic: f32,
+    /// Whether the semantic signal counts as having found this document (see
+    /// [`HybridHit::signals`]).
+    pub semantic_match: bool,
+}
+
+impl HybridHit {
+    /// Which signals found this document: `"lexical"` when a query word matched it,
+    /// `"semantic"` when its meaning is close to the query's (cosine at least half the best
+    /// cosine of the query and above [`HybridOptions::min_semantic`]).
+    pub fn signals(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.lexical > 0.0 {
+            out.push("lexical");
+        }
+        if self.semantic_match {
+            out.push("semantic");
+        }
+        out
+    }
+}
+
+/// A lexical index plus, unless turned off, the documents' embeddings.
+#[derive(Debug, Clone)]
+pub struct HybridIndex {
+    lexical: Index,
+    dense: Option<DenseIndex>,
+    options: HybridOptions,
+}
+
+impl HybridIndex {
+    /// Builds with [`HybridOptions::default`] and the compiled-in table.
+    pub fn build(docs: &[Document]) -> HybridIndex {
+        HybridIndex::with_options(docs, HybridOptions::default())
+    }
+
+    /// Builds with explicit options and the compiled-in table.
+    pub fn with_options(docs: &[Document], options: HybridOptions) -> HybridIndex {
+        HybridIndex::with_table(docs, options, Table::builtin())
+    }
+
+    /// Builds with explicit options and table.
+    pub fn with_table(
+        docs: &[Document],
+        options: HybridOptions,
+        table: &'static Table,
+    ) -> HybridIndex {
+        let lexical = Index::with_options(docs, options.lexical.clone());
+        let dense = options
+            .semantic
+            .then(|| DenseIndex::build(table, docs, options.name_weight, options.idf_power));
+        HybridIndex {
+            lexical,
+            dense,
+            options,
+        }
+    }
+
+    /// The lexical index.
+    pub fn lexical(&self) -> &Index {
+        &self.lexical
+    }
+
+    /// The options this index was built with.
+    pub fn options(&self) -> &HybridOptions {
+        &self.options
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.lexical.len()
+    }
+
+    /// Whether the index has no documents.
+    pub fn is_empty(&self) -> bool {
+        self.lexical.is_empty()
+    }
+
+    /// The best `limit` documents for `query`, best first; ties go to the earlier document.
+    pub fn search(&self, query: &str, limit: usize) -> Vec<HybridHit> {
+        let Some(dense) = &self.dense else {
+            let hits = self.lexical.search(query, limit);
+            let top = hits.first().map_or(0.0, |h| h.score);
+            return hits
+                .into_iter()
+                .map(|h| HybridHit {
+                    doc: h.doc,
+                    score: h.score,
+                    matched: h.matched,
+                    lexical: if top > 0.0 { h.score / top } else { 0.0 },
+                    semantic: 0.0,
+                    semantic_match: false,
+                })
+                .collect();
+        };
+        if limit == 0 || self.is_empty() {
+            return Vec::new();
+        }
+        let lex = self.lexical.score_all(query);
+        let Some(q) = dense.embed_query(query) else {
+            return self.fuse(&lex, &[], limit);
+        };
+        // The best lexical matches get a semantic score too, whatever the first pass thinks.
+        let k = self.options.semantic_candidates.max(limit);
+        let extra = top_by(
+            &lex.touched,
+            |d| lex.scores[d as usize],
+            LEXICAL_RESCORED.max(limit),
+        );
+        let sem = dense.candidates(&q, k, &extra);
+        self.fuse(&lex, &sem, limit)
+    }
+
+    /// Fuses the lexical scores with the cosines of some documents (`(document, cosine)`);
+    /// documents without a cosine count as 0.
+    fn fuse(&self, lex: &LexicalScores, sem: &[(u32, f32)], limit: usize) -> Vec<HybridHit> {
+        let w = self.options.semantic_weight.clamp(0.0, 1.0);
+        let lex_max = lex
+            .touched
+            .iter()
+            .map(|&d| lex.scores[d as usize])
+            .fold(0f32, f32::max);
+        let sem_max = sem.iter().map(|&(_, s)| s).fold(0f32, f32::max);
+        let lex_scale = if lex_max > 0.0 {
+            (1.0 - w) / lex_max
+        } else {
+            0.0
+        };
+        let sem_scale = if sem_max > 0.0 { w / sem_max } else { 0.0 };
+        let min_sem = self.options.min_semantic;
+        let mut dense_sem = vec![0f32; if sem.is_empty() { 0 } else { lex.scores.len() }];
+        for &(d, s) in sem {
+            dense_sem[d as usize] = s;
+        }
+        let cosine = |d: u32| dense_sem.get(d as usize).copied().unwrap_or(0.0);
+        // Best `limit` by a bounded min-heap: most documents fail one comparison.
+        let mut best: BinaryHeap<Reverse<Fused>> = BinaryHeap::with_capacity(limit + 1);
+        let mut offer = |score: f32, d: u32| {
+            let c = Fused(score, d);
+            if best.len() < limit {
+                best.push(Reverse(c));
+            } else if let Some(mut worst) = best.peek_mut() {
+                if c > worst.0 {
+                    *worst = Reverse(c);
+                }
+            }
+        };
+        for &d in &lex.touched {
+            let s = cosine(d);
+            offer(
+                lex.scores[d as usize] * lex_scale + s.max(0.0) * sem_scale,
+                d,
+            );
+        }
+        for &(d, s) in sem {
+            if lex.scores[d as usize] <= 0.0 && s >= min_sem {
+                offer(s * sem_scale, d);
+            }
+        }
+        let mut ranked: Vec<Fused> = best.into_iter().map(|Reverse(f)| f).collect();
+        ranked.sort_unstable_by(|a, b| b.cmp(a));
+        ranked
+            .into_iter()
+            .map(|Fused(score, d)| {
+                let l = lex.scores[d as usize];
+                let s = cosine(d);
+                HybridHit {
+                    doc: d as usize,
+                    score,
+                    matched: if l > 0.0 {
+                        self.lexical.matched_words(lex, d)
+                    } else {
+                        Vec::new()
+                    },
+                    lexical: if lex_max > 0.0 { l / lex_max } else { 0.0 },
+                    semantic: s,
+                    semantic_match: s >= min_sem && s >= 0.5 * sem_max,
+                }
+            })
+            .collect()
+    }
+
+    /// Cosine similarity of `query` with every document (empty when semantic is off); for
+    /// evaluation of the semantic signal alone.
+    pub fn semantic_scores(&self, query: &str) -> Vec<f32> {
+        let Some(dense) = &self.dense else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        match dense.embed_query(query) {
+            Some(q) => dense.scores(&q, &mut out),
+            None => out.resize(self.len(), 0.0),
+        }
+        out
+    }
+}
+
+/// The `k` documents of `docs` with the highest `score`.
+fn top_by(docs: &[u32], score: impl Fn(u32) -> f32, k: usize) -> Vec<u32> {
+    let mut v: Vec<(f32, u32)> = docs.iter().map(|&d| (score(d), d)).collect();
+    if v.len() > k && k > 0 {
+        v.select_nth_unstable_by(k - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        v.truncate(k);
+    }
+    v.into_iter().map(|(_, d)| d).collect()
+}
