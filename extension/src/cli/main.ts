@@ -5,8 +5,8 @@ import { parseArgs } from 'util';
 import { WasmCore } from '../core/wasm';
 import { standaloneHost } from '../host/nodeHost';
 import { stderrLogger, type Logger } from '../log';
-import { defaultUserDataDirs, folderKey, sessionsUnder, type SessionFile } from '../sessions/discovery';
-import { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import { openSessions } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
 import { formatDialog, formatToolResult } from './format';
 
@@ -247,27 +247,7 @@ async function callTool(
 
 /** The sessions service over the storage folders the options name, scanned once (no watching). */
 async function openService(core: WasmCore, log: Logger, options: CommonOptions): Promise<DialogSessionsService> {
-  const roots = options.storage?.length ? options.storage : defaultUserDataDirs();
-  if (roots.length === 0) {
-    throw new Error('no VS Code user-data folder found; pass --storage <dir>');
-  }
-  for (const root of roots) {
-    if (!fs.existsSync(root)) {
-      throw new Error(`--storage ${root}: no such folder`);
-    }
-  }
-  const files = (): SessionFile[] => roots.flatMap((root) => sessionsUnder(root));
-  let workspace: string | undefined;
-  if (!options.all) {
-    const found = files();
-    const wanted = folderKey(options.workspace ?? process.cwd());
-    const matches = found.some((file) => file.workspace === wanted);
-    if (options.workspace && !matches) {
-      throw new Error(`no chat sessions for workspace ${options.workspace} under ${roots.join(', ')}`);
-    }
-    workspace = matches ? wanted : undefined;
-  }
-  const service = new DialogSessionsService(core, { files, watchDirs: () => [] }, log, { workspace });
+  const service = openSessions(core, log, { ...options, strict: true });
   await service.start(false);
   return service;
 }

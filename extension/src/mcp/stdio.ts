@@ -9,7 +9,7 @@ import { JsonRpcGuard } from './guard';
 import { McpLogger } from './logging';
 import { prefixProblem, toolNamePrefix } from './names';
 import { createSecretaryServer } from './server';
-import { openSessions, type McpScopeOptions } from './sessions';
+import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 
 /** How long a closing server waits for running calls to answer. */
 const DRAIN_TIMEOUT_MS = 5_000;

@@ -12,7 +12,7 @@ import { WasmCore } from '../../src/core/wasm';
 import { silentLogger } from '../../src/log';
 import { coreBackend } from '../../src/mcp/backend';
 import { createSecretaryServer, type ToolBackend } from '../../src/mcp/server';
-import { openSessions } from '../../src/mcp/sessions';
+import { openSessions } from '../../src/sessions/standalone';
 import type { ToolListing } from '../../src/tools/CoreTool';
 import { SAMPLES, WASM_DIR } from './helpers';
 

@@ -9,7 +9,7 @@ import { JsonRpcGuard, judgeLine, type GuardReply } from '../../src/mcp/guard';
 import { mcpToolName, prefixProblem, toolNamePrefix } from '../../src/mcp/names';
 import { ToolRegistry, UnknownToolsError } from '../../src/mcp/registry';
 import { thrownResult, toolResult } from '../../src/mcp/results';
-import { workspaceKeyOf } from '../../src/mcp/sessions';
+import { workspaceKeyOf } from '../../src/sessions/standalone';
 import type { ToolListing } from '../../src/tools/CoreTool';
 
 function listing(name: string, deferred = false, destructive = false): ToolListing {

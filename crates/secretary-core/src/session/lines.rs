@@ -26,6 +26,15 @@ pub(crate) trait LineSink {
     fn take_reset(&mut self) -> bool {
         false
     }
+
+    /// Brings `dialog` up to date with the state; `true` when something visible changed.
+    /// `extra_diags` are the log's own diagnostics (skipped lines, a cut-off last line).
+    fn refresh(
+        &mut self,
+        dialog: &mut super::model::Dialog,
+        file_name: &str,
+        extra_diags: Vec<String>,
+    ) -> bool;
 }
 
 /// Cuts a growing byte stream into lines for a [`LineSink`].

@@ -34,7 +34,7 @@ pub use store::{ApplyOutcome, FileMeta, ReadPlan, SessionStore, StoredDialog};
 use serde::Serialize;
 
 use de::{json_kind_of, Detail, TopSeed};
-use lines::LineLog;
+use lines::{LineLog, LineSink};
 use mutation::MutationState;
 use record::{build_dialog, join_response, Got, RespPart};
 use serde::de::DeserializeSeed;

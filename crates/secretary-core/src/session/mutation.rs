@@ -813,7 +813,7 @@ impl MutationState {
     /// Updates `dialog` from the state, rebuilding only the requests that changed. Returns
     /// whether anything visible changed. `extra_diags` are the log's own diagnostics (skipped
     /// lines, a cut-off last line).
-    pub(crate) fn refresh(
+    pub(crate) fn refresh_dialog(
         &mut self,
         dialog: &mut Dialog,
         file_name: &str,
@@ -1060,6 +1060,10 @@ fn delete_sub(rec: &mut ReqRecord, sub: Sub) -> Result<(), String> {
 }
 
 impl LineSink for MutationState {
+    fn refresh(&mut self, dialog: &mut Dialog, file_name: &str, extra_diags: Vec<String>) -> bool {
+        self.refresh_dialog(dialog, file_name, extra_diags)
+    }
+
     fn apply_line(&mut self, text: &str) -> Result<bool, String> {
         match json_kind_of(text) {
             Some("an object") => {}

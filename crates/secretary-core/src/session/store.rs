@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+use super::lines::{LineLog, LineSink};
 use super::model::{Dialog, SessionFormat};
 use super::record::{empty_dialog, file_stem};
 use super::{detect, log_diags, read_full, FileKind, LiveReader, SessionError, MAX_SESSION_BYTES};
@@ -214,53 +215,30 @@ impl SessionStore {
             });
         }
         let old_id = entry.stored.dialog.session_id.clone();
-        let changed = match &mut entry.reader {
-            Some(LiveReader::Mutation(log)) => {
-                let Some(skip) = log.check_overlap(offset, bytes) else {
-                    return Ok(ApplyOutcome {
-                        changed: false,
-                        needs_full_read: true,
-                    });
-                };
-                if log.end() + (bytes.len() - skip) as u64 > max_bytes {
-                    return Ok(ApplyOutcome {
-                        changed: false,
-                        needs_full_read: true,
-                    });
-                }
-                if log.feed(&bytes[skip..]) {
-                    let diags = log_diags(log);
-                    log.sink.refresh(&mut entry.stored.dialog, path, diags)
-                } else {
-                    false
-                }
-            }
-            Some(LiveReader::Transcript(log)) => {
-                let Some(skip) = log.check_overlap(offset, bytes) else {
-                    return Ok(ApplyOutcome {
-                        changed: false,
-                        needs_full_read: true,
-                    });
-                };
-                if log.end() + (bytes.len() - skip) as u64 > max_bytes {
-                    return Ok(ApplyOutcome {
-                        changed: false,
-                        needs_full_read: true,
-                    });
-                }
-                if log.feed(&bytes[skip..]) {
-                    let diags = log_diags(log);
-                    log.sink.refresh(&mut entry.stored.dialog, path, diags)
-                } else {
-                    false
-                }
-            }
-            _ => {
-                return Ok(ApplyOutcome {
-                    changed: false,
-                    needs_full_read: true,
-                })
-            }
+        let fed = match &mut entry.reader {
+            Some(LiveReader::Mutation(log)) => feed(
+                log,
+                offset,
+                bytes,
+                max_bytes,
+                &mut entry.stored.dialog,
+                path,
+            ),
+            Some(LiveReader::Transcript(log)) => feed(
+                log,
+                offset,
+                bytes,
+                max_bytes,
+                &mut entry.stored.dialog,
+                path,
+            ),
+            _ => None,
+        };
+        let Some(changed) = fed else {
+            return Ok(ApplyOutcome {
+                changed: false,
+                needs_full_read: true,
+            });
         };
         entry.meta = Some(meta);
         let workspace_changed = entry.stored.workspace.as_deref() != workspace;
@@ -506,4 +484,26 @@ impl SessionStore {
             }
         }
     }
+}
+
+/// Feeds the bytes read from `offset` to a live log and refreshes its dialog. `Some(changed)`, or
+/// `None` when the bytes do not continue what was read (a rewritten file) or would pass the size
+/// cap: the host must read the whole file again.
+fn feed<S: LineSink>(
+    log: &mut LineLog<S>,
+    offset: u64,
+    bytes: &[u8],
+    max_bytes: u64,
+    dialog: &mut Dialog,
+    path: &str,
+) -> Option<bool> {
+    let skip = log.check_overlap(offset, bytes)?;
+    if log.end() + (bytes.len() - skip) as u64 > max_bytes {
+        return None;
+    }
+    if !log.feed(&bytes[skip..]) {
+        return Some(false);
+    }
+    let diags = log_diags(log);
+    Some(log.sink.refresh(dialog, path, diags))
 }

@@ -310,7 +310,7 @@ impl TranscriptState {
 
     /// Rebuilds the dialog (transcripts keep few requests, so a whole rebuild is cheap).
     /// Returns whether anything visible changed.
-    pub(crate) fn refresh(
+    pub(crate) fn refresh_dialog(
         &self,
         dialog: &mut Dialog,
         file_name: &str,
@@ -380,6 +380,10 @@ impl TranscriptState {
 }
 
 impl LineSink for TranscriptState {
+    fn refresh(&mut self, dialog: &mut Dialog, file_name: &str, extra_diags: Vec<String>) -> bool {
+        self.refresh_dialog(dialog, file_name, extra_diags)
+    }
+
     fn apply_line(&mut self, text: &str) -> Result<bool, String> {
         match json_kind_of(text) {
             Some("an object") => {}

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{sessions, timestamp_value, try_tool};
+use super::{limit, sessions, timestamp_value, try_tool};
 use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 const DEFAULT_LIMIT: usize = 20;
@@ -54,11 +54,7 @@ pub static TOOL: ToolDef = ToolDef {
 fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
     let store = try_tool!(sessions(ctx));
-    let limit = match args.limit {
-        Some(0) => return ToolResult::error("Limit must be 1 or greater"),
-        Some(n) => (n as usize).min(MAX_LIMIT),
-        None => DEFAULT_LIMIT,
-    };
+    let limit = try_tool!(limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT));
     let words: Vec<String> = args
         .query
         .as_deref()

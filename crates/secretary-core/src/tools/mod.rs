@@ -70,3 +70,12 @@ pub(crate) fn catalog<'a>(
         )
     })
 }
+
+/// A `limit` argument: absent means `default`, 0 is refused, anything above `max` is capped.
+pub(crate) fn limit(given: Option<u32>, default: usize, max: usize) -> Result<usize, ToolResult> {
+    match given {
+        Some(0) => Err(ToolResult::error("Limit must be 1 or greater")),
+        Some(n) => Ok((n as usize).min(max)),
+        None => Ok(default),
+    }
+}

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, sessions, timestamp_value, try_tool};
+use super::{errors, limit, sessions, timestamp_value, try_tool};
 use crate::history::{HistoryCache, RequestIndex};
 use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
@@ -67,11 +67,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     if query.is_empty() {
         return ToolResult::error("Query must not be empty");
     }
-    let limit = match args.limit {
-        Some(0) => return ToolResult::error("Limit must be 1 or greater"),
-        Some(n) => (n as usize).min(MAX_LIMIT),
-        None => DEFAULT_LIMIT,
-    };
+    let limit = try_tool!(limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT));
     let session = args.session_id.as_deref().map(str::trim).filter(|id| !id.is_empty());
     if let Some(id) = session {
         match store.get(id) {

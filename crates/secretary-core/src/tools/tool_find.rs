@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{catalog, try_tool};
+use super::{catalog, limit, try_tool};
 use crate::catalog::short_description;
 use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
@@ -61,11 +61,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     if query.is_empty() {
         return ToolResult::error("Query must not be empty: describe what the tool should do");
     }
-    let limit = match args.limit {
-        Some(0) => return ToolResult::error("Limit must be 1 or greater"),
-        Some(n) => (n as usize).min(MAX_LIMIT),
-        None => DEFAULT_LIMIT,
-    };
+    let limit = try_tool!(limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT));
     let tools: Vec<Value> = catalog
         .search(query, limit)
         .into_iter()

@@ -4,24 +4,26 @@ import { fileURLToPath } from 'url';
 
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
-import { defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type SessionFile } from '../sessions/discovery';
-import { DialogSessionsService } from '../sessions/DialogSessionsService';
+import { defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type SessionFile } from './discovery';
+import { DialogSessionsService } from './DialogSessionsService';
 
-/** Where `secretary mcp` reads sessions: the CLI's `--storage`, `--workspace` and `--all`. */
+/** Where the command line and `secretary mcp` read sessions: `--storage`, `--workspace`, `--all`. */
 export interface McpScopeOptions {
   storage?: string[];
   /** A folder, a workspace URI as `workspace.json` records it (`vscode-remote://...`), or
    * `empty-window`. */
   workspace?: string;
   all?: boolean;
+  /** A `--workspace` without sessions is an error (the one-shot CLI) rather than a warning (the
+   * long-running MCP server, whose first dialog may come later). */
+  strict?: boolean;
 }
 
 /**
- * The sessions service of the MCP server, found the way the CLI finds them (`--storage` folders,
- * else every VS Code user-data folder of this machine). The first scan is not awaited: the server
- * answers `initialize` and `tools/list` at once and tool calls wait for the scan. Each call reads
- * what changed on disk first, so nothing is watched. Unlike the one-shot CLI, a `--workspace`
- * without sessions yet is only warned about: its first dialog may come later.
+ * The sessions service of the hosts outside VS Code (the CLI and the MCP server), over the
+ * `--storage` folders, else every VS Code user-data folder of this machine. The first scan is not
+ * started here: the MCP server answers `initialize` and `tools/list` at once and tool calls wait
+ * for the scan. Each call reads what changed on disk first, so nothing is watched.
  */
 export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptions): DialogSessionsService {
   const roots = options.storage?.length ? options.storage : defaultUserDataDirs();
@@ -40,6 +42,9 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
     if (options.workspace !== undefined) {
       workspace = workspaceKeyOf(options.workspace, found);
       if (!found.has(workspace)) {
+        if (options.strict) {
+          throw new Error(`no chat sessions for workspace ${options.workspace} under ${roots.join(', ')}`);
+        }
         log.warn(`no chat sessions for workspace ${options.workspace} under ${roots.join(', ')} yet`);
       }
     } else {
