@@ -71,7 +71,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
 
   // Discovery: our own tools under their VS Code names, the others from vscode.lm.tools.
   const legacyPrefixes = config.get<string[]>('legacyToolPrefixes', []).filter((p) => typeof p === 'string' && p);
-  const configureCatalog = () => core.run((h) => h.configureTools(OWN_PREFIX, legacyPrefixes));
+  const semantic = config.get<boolean>('search.semantic', true);
+  const configureCatalog = () =>
+    core.run((h) => {
+      h.configureTools(OWN_PREFIX, legacyPrefixes);
+      h.setSemanticSearch(semantic);
+    });
   configureCatalog();
   const tools = JSON.parse(core.run((h) => h.tools())) as ToolListing[];
   const catalog = new ToolCatalogSync(core, log, tools.map((t) => t.name));

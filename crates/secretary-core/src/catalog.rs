@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::search::{Document, Hit, Index};
+use crate::search::hybrid::{HybridHit, HybridIndex, HybridOptions};
+use crate::search::Document;
 use crate::tooling::{Lookup, ToolDef};
 
 /// Where the Secretary's own tools come from, as a catalog `source`.
@@ -55,7 +56,10 @@ pub enum Resolved<'a> {
 #[derive(Debug)]
 pub struct Catalog {
     tools: Vec<CatalogTool>,
-    index: Index,
+    /// Lexical TF-IDF fused with the static-embedding signal (or lexical only, see
+    /// [`Catalog::set_semantic`]).
+    index: HybridIndex,
+    semantic: bool,
     active: RefCell<BTreeSet<String>>,
     own_prefix: String,
     legacy_prefixes: Vec<String>,
@@ -91,6 +95,16 @@ impl Catalog {
         legacy_prefixes: &[String],
         excluded: &[String],
     ) -> Catalog {
+        Catalog::build(own_prefix, external, legacy_prefixes, excluded, true)
+    }
+
+    fn build(
+        own_prefix: &str,
+        external: Vec<CatalogTool>,
+        legacy_prefixes: &[String],
+        excluded: &[String],
+        semantic: bool,
+    ) -> Catalog {
         // Example tools are never discoverable: hosts offer them only by setting (see
         // `tooling::run_tool`), and an included one is still callable by name.
         let own = crate::tools::ALL
@@ -111,10 +125,11 @@ impl Catalog {
             .filter(|t| t.active)
             .map(|t| t.name.clone())
             .collect();
-        let index = Index::build(&tools.iter().map(document).collect::<Vec<_>>());
+        let index = build_index(&tools, semantic);
         Catalog {
             tools,
             index,
+            semantic,
             active: RefCell::new(active),
             own_prefix: own_prefix.to_string(),
             legacy_prefixes: legacy_prefixes
@@ -139,7 +154,7 @@ impl Catalog {
             .into_iter()
             .filter(|t| !t.name.trim().is_empty() && seen.insert(t.name.clone()))
             .collect();
-        let index = Index::build(&tools.iter().map(document).collect::<Vec<_>>());
+        let index = build_index(&tools, true);
         let active = tools
             .iter()
             .filter(|t| t.active)
@@ -148,6 +163,7 @@ impl Catalog {
         Catalog {
             tools,
             index,
+            semantic: true,
             active: RefCell::new(active),
             own_prefix: String::new(),
             legacy_prefixes: Vec::new(),
@@ -158,17 +174,31 @@ impl Catalog {
     /// The same catalog with new external tools; the active set is kept for tools still present.
     pub fn with_external(&self, external: Vec<CatalogTool>) -> Catalog {
         let kept = self.active.borrow().clone();
-        let next = Catalog::excluding(
+        let next = Catalog::build(
             &self.own_prefix,
             external,
             &self.legacy_prefixes,
             &self.excluded,
+            self.semantic,
         );
         next.active.borrow_mut().extend(
             kept.into_iter()
                 .filter(|name| next.position(name).is_some()),
         );
         next
+    }
+
+    /// Turns the semantic signal on or off (setting `copilotChatSecretary.search.semantic`); off,
+    /// ranking is pure TF-IDF. Rebuilds the index only when the choice changes.
+    pub fn set_semantic(&mut self, on: bool) {
+        if self.semantic != on {
+            self.semantic = on;
+            self.index = build_index(&self.tools, on);
+        }
+    }
+
+    pub fn is_semantic(&self) -> bool {
+        self.semantic
     }
 
     pub fn tools(&self) -> &[CatalogTool] {
@@ -201,7 +231,7 @@ impl Catalog {
     }
 
     /// Ranked tools for a query; empty for a blank query.
-    pub fn search(&self, query: &str, limit: usize) -> Vec<(Hit, &CatalogTool)> {
+    pub fn search(&self, query: &str, limit: usize) -> Vec<(HybridHit, &CatalogTool)> {
         self.index
             .search(query, limit)
             .into_iter()
@@ -254,13 +284,16 @@ impl Catalog {
             .collect()
     }
 
-    /// Up to `n` catalog names closest to `name`, for "did you mean" errors: by search rank, then
-    /// by edit distance when the search finds nothing.
+    /// Up to `n` catalog names closest to `name`, for "did you mean" errors: by lexical search
+    /// rank (a mistyped name shares words, not meaning), then by edit distance.
     pub fn closest(&self, name: &str, n: usize) -> Vec<String> {
         let mut names: Vec<String> = self
+            .index
+            .lexical()
             .search(name, n)
             .into_iter()
-            .map(|(_, t)| t.name.clone())
+            .filter_map(|hit| self.tools.get(hit.doc))
+            .map(|t| t.name.clone())
             .collect();
         if names.len() < n {
             let mut by_distance: Vec<(usize, &str)> = self
@@ -320,6 +353,16 @@ fn own_entry(prefix: &str, tool: &ToolDef) -> CatalogTool {
         active: !spec.deferred,
         own: Some(spec.name),
     }
+}
+
+fn build_index(tools: &[CatalogTool], semantic: bool) -> HybridIndex {
+    let docs: Vec<Document> = tools.iter().map(document).collect();
+    let options = if semantic {
+        HybridOptions::default()
+    } else {
+        HybridOptions::lexical_only()
+    };
+    HybridIndex::with_options(&docs, options)
 }
 
 /// The searchable text of a tool: its name, its description's prose (the generated schema block

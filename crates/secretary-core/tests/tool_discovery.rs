@@ -362,3 +362,48 @@ fn a_host_can_leave_out_own_tools() {
     // The other tools are untouched.
     assert_eq!(call(&catalog, "tool_active", json!({}))["success"], true);
 }
+
+/// `tool_find` ranks with the hybrid ranker: a paraphrase that shares no word with the tool is
+/// found with the semantic signal, and not when the setting turns it off.
+#[test]
+fn tool_find_matches_paraphrases_unless_semantic_search_is_off() {
+    let tools = vec![
+        external(
+            "weather_forecast",
+            "Get the current weather and the forecast for a city.",
+            "mcp:a",
+        ),
+        external(
+            "recipe_finder",
+            "Find recipes by ingredient, cuisine or diet.",
+            "mcp:a",
+        ),
+        external("music_player", "Play songs, albums and playlists.", "mcp:a"),
+        external("pdf_tools", "Merge, split and compress PDF files.", "mcp:a"),
+    ];
+    let mut catalog = Catalog::new("p_", tools, &[]);
+    assert!(catalog.is_semantic(), "semantic search is on by default");
+    let found = call(
+        &catalog,
+        "tool_find",
+        json!({"query": "will it rain tomorrow in Oslo", "limit": 1}),
+    );
+    assert_eq!(found["tools"][0]["name"], "weather_forecast");
+    assert_eq!(found["tools"][0]["signals"], json!(["semantic"]));
+    catalog.set_semantic(false);
+    let lexical = call(
+        &catalog,
+        "tool_find",
+        json!({"query": "will it rain tomorrow in Oslo", "limit": 1}),
+    );
+    assert_ne!(lexical["tools"][0]["name"], "weather_forecast", "{lexical}");
+    // A lexical match names both signals when semantic search is on.
+    catalog.set_semantic(true);
+    let both = call(
+        &catalog,
+        "tool_find",
+        json!({"query": "merge pdf files", "limit": 1}),
+    );
+    assert_eq!(both["tools"][0]["name"], "pdf_tools");
+    assert_eq!(both["tools"][0]["signals"], json!(["lexical", "semantic"]));
+}

@@ -30,6 +30,8 @@ pub struct Secretary {
     own_prefix: String,
     legacy_prefixes: Vec<String>,
     excluded: Vec<String>,
+    /// Whether tool search fuses the semantic signal (setting `copilotChatSecretary.search.semantic`).
+    semantic: bool,
     /// Whether this host offers the example tools (`setIncludeExamples`).
     include_examples: bool,
 }
@@ -65,6 +67,7 @@ impl Secretary {
             own_prefix: VSCODE_PREFIX.to_string(),
             legacy_prefixes: Vec::new(),
             excluded: Vec::new(),
+            semantic: true,
             include_examples: false,
         }
     }
@@ -90,6 +93,15 @@ impl Secretary {
         self.legacy_prefixes = legacy_prefixes;
         self.excluded = excluded.unwrap_or_default();
         self.catalog = OnceCell::new();
+    }
+
+    /// Turns the semantic signal of tool search on or off (off: pure TF-IDF).
+    #[wasm_bindgen(js_name = setSemanticSearch)]
+    pub fn set_semantic_search(&mut self, on: bool) {
+        self.semantic = on;
+        if let Some(catalog) = self.catalog.get_mut() {
+            catalog.set_semantic(on);
+        }
     }
 
     /// The host's other tools (`[{name, description, inputSchema?, tags?, source?, ...}]`), for
@@ -279,13 +291,14 @@ pub struct ToolIndex {
 
 #[wasm_bindgen]
 impl ToolIndex {
-    /// Builds the index over `[{name, description, inputSchema?, tags?}]` (no Secretary tools).
+    /// Builds the index over `[{name, description, inputSchema?, tags?}]` (no Secretary tools);
+    /// `semantic: false` ranks by TF-IDF alone.
     #[wasm_bindgen(constructor)]
-    pub fn new(catalog_json: &str) -> Result<ToolIndex, JsError> {
+    pub fn new(catalog_json: &str, semantic: Option<bool>) -> Result<ToolIndex, JsError> {
         let tools: Vec<CatalogTool> = serde_json::from_str(catalog_json).map_err(into_error)?;
-        Ok(ToolIndex {
-            catalog: Catalog::external_only(tools),
-        })
+        let mut catalog = Catalog::external_only(tools);
+        catalog.set_semantic(semantic.unwrap_or(true));
+        Ok(ToolIndex { catalog })
     }
 
     /// `[{"name", "score"}]`, best first, as JSON text.

@@ -23,7 +23,7 @@ Usage:
   secretary call <tool> [<json arguments>]      call any tool by name, as an agent would
   secretary mcp [--storage <dir>] [--workspace <dir>]
                                                 serve the tools over MCP on stdin/stdout (see README)
-  secretary find-tools <query> --catalog <file> [--limit <n>] [--json] [--stdin]
+  secretary find-tools <query> --catalog <file> [--limit <n>] [--json] [--stdin] [--lexical]
                                                 rank a catalog [{name, description, inputSchema?, tags?}];
                                                 --stdin: one query per line in, one JSON line out
 
@@ -54,6 +54,7 @@ export async function main(argv: string[]): Promise<number> {
         storage: { type: 'string', multiple: true },
         'state-dir': { type: 'string' },
         catalog: { type: 'string' },
+        lexical: { type: 'boolean' },
         stdin: { type: 'boolean' },
         workspace: { type: 'string' },
         session: { type: 'string' },
@@ -127,7 +128,7 @@ export async function main(argv: string[]): Promise<number> {
         return await callTool(core, log, values, 'search_requests', withSession({ query, ...limitArg(values.limit) }, values.session), json);
       }
       case 'find-tools':
-        return await findTools(core, rest.join(' '), values.catalog, values.limit, json, Boolean(values.stdin));
+        return await findTools(core, rest.join(' '), values.catalog, values.limit, json, Boolean(values.stdin), !values.lexical);
       case 'mcp': {
         const { runMcpServer } = await import('../mcp/stdio');
         return await runMcpServer(core, log, values);
@@ -261,6 +262,7 @@ async function findTools(
   limitText: string | undefined,
   json: boolean,
   stdin: boolean,
+  semantic: boolean,
 ): Promise<number> {
   if (!catalogFile) {
     throw new UsageError('find-tools needs --catalog <file.json>, a JSON array of {name, description}');
@@ -275,7 +277,7 @@ async function findTools(
   if (limit < 1) {
     throw new UsageError('--limit must be 1 or greater');
   }
-  const index = core.run((_h, m) => new m.ToolIndex(text));
+  const index = core.run((_h, m) => new m.ToolIndex(text, semantic));
   try {
     if (stdin) {
       const readline = await import('readline');

@@ -24,6 +24,7 @@ export interface SecretaryHandle {
   prompts(): string;
   configureTools(ownPrefix: string, legacyPrefixes: string[], excluded?: string[]): void;
   setExternalTools(toolsJson: string): void;
+  setSemanticSearch(on: boolean): void;
   catalogTools(): string;
   dialogs(): string;
   dialog(sessionId: string): string;
@@ -41,7 +42,7 @@ export interface ToolIndexHandle {
 
 export interface WasmExports {
   Secretary: new () => SecretaryHandle;
-  ToolIndex: new (catalogJson: string) => ToolIndexHandle;
+  ToolIndex: new (catalogJson: string, semantic?: boolean) => ToolIndexHandle;
   parseSession(fileName: string, bytes: Uint8Array): string;
   responseDetails(fileName: string, bytes: Uint8Array, index: number): string;
   languageModelTools(): string;

@@ -353,7 +353,25 @@ impl DenseIndex {
 
     /// The quantized unit vector of a query, weighted as the documents are; `None` when none of
     /// its tokens is in the table.
+    /// Whether `text` holds at least one word of two or more letters that the vocabulary knows
+    /// whole (not only as word pieces).
+    pub fn knows_a_word(&self, text: &str) -> bool {
+        let vocab = self.table.vocab();
+        let mut known = false;
+        super::wordpiece::basic_tokenize(text, &mut |word| {
+            if !known && word.chars().count() >= 2 && word.chars().all(char::is_alphabetic) {
+                known = vocab.id(word).is_some();
+            }
+        });
+        known
+    }
+
     pub fn embed_query(&self, query: &str) -> Option<QueryVector> {
+        // A query made only of pieces of unknown words ("zzzz qqqq") still gets a vector, close
+        // enough to everything to pass any floor: its meaning is noise, so it has none.
+        if !self.knows_a_word(query) {
+            return None;
+        }
         let mut ids = Vec::new();
         self.table.token_ids(query, &mut ids);
         if ids.is_empty() {

@@ -38,7 +38,8 @@ pub static TOOL: ToolDef = ToolDef {
         usage: "Describe the task in `query`. Each result says whether the tool is `active` (callable now); \
                 read one's full schema with `tool_describe` and activate inactive ones with `tool_load`.",
         returns: "`{\"success\": true, \"query\": \"...\", \"tools\": [{\"name\", \"description\", \"score\", \"active\", \
-                  \"source\", \"matched\"}], \"total\": 3}`, best first.",
+                  \"source\", \"matched\", \"signals\"}], \"total\": 3}`, best first; `signals` says what \
+                  found each tool: `lexical` (shared words) and/or `semantic` (close in meaning).",
         examples: &[
             Example { args: "{\"query\": \"search the web\"}", shows: "tools that can search the internet" },
             Example { args: "{\"query\": \"recall earlier chat request\", \"limit\": 3}", shows: "the Secretary's own dialog tools" },
@@ -73,6 +74,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
                 "active": catalog.is_active(&tool.name),
                 "source": tool.source,
                 "matched": hit.matched,
+                "signals": hit.signals(),
             })
         })
         .collect();
