@@ -98,7 +98,9 @@ impl Catalog {
         Catalog::build(own_prefix, external, legacy_prefixes, excluded, true)
     }
 
-    fn build(
+    /// [`Catalog::excluding`] with the semantic signal on or off from the start (one index
+    /// build, not two).
+    pub fn build(
         own_prefix: &str,
         external: Vec<CatalogTool>,
         legacy_prefixes: &[String],
@@ -149,12 +151,17 @@ impl Catalog {
     /// A catalog of only the given tools (no Secretary tools): for evaluating the search on a
     /// tool list of one's own.
     pub fn external_only(tools: Vec<CatalogTool>) -> Catalog {
+        Catalog::external_only_with(tools, true)
+    }
+
+    /// [`Catalog::external_only`] with the semantic signal on or off.
+    pub fn external_only_with(tools: Vec<CatalogTool>, semantic: bool) -> Catalog {
         let mut seen = BTreeSet::new();
         let tools: Vec<CatalogTool> = tools
             .into_iter()
             .filter(|t| !t.name.trim().is_empty() && seen.insert(t.name.clone()))
             .collect();
-        let index = build_index(&tools, true);
+        let index = build_index(&tools, semantic);
         let active = tools
             .iter()
             .filter(|t| t.active)
@@ -163,7 +170,7 @@ impl Catalog {
         Catalog {
             tools,
             index,
-            semantic: true,
+            semantic,
             active: RefCell::new(active),
             own_prefix: String::new(),
             legacy_prefixes: Vec::new(),

@@ -296,9 +296,9 @@ impl ToolIndex {
     #[wasm_bindgen(constructor)]
     pub fn new(catalog_json: &str, semantic: Option<bool>) -> Result<ToolIndex, JsError> {
         let tools: Vec<CatalogTool> = serde_json::from_str(catalog_json).map_err(into_error)?;
-        let mut catalog = Catalog::external_only(tools);
-        catalog.set_semantic(semantic.unwrap_or(true));
-        Ok(ToolIndex { catalog })
+        Ok(ToolIndex {
+            catalog: Catalog::external_only_with(tools, semantic.unwrap_or(true)),
+        })
     }
 
     /// `[{"name", "score"}]`, best first, as JSON text.
