@@ -4,6 +4,10 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 export PATH="$TOOLS/bin:$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+# Cargo caches rustc's answers about the target in target/.rustc_info.json, failures included: one
+# transient failure of that probe (seen once on a fresh clone, during the build) made every later
+# `cargo test` fail with it. Probing afresh costs a few milliseconds a command.
+export CARGO_CACHE_RUSTC_INFO=0
 # Never let Debian's binaryen (108) near the build: it produces broken modules for wasm-bindgen
 # output. wasm-opt always comes from npm's binaryen, called by its full path.
 WASM_OPT="$ROOT/node_modules/.bin/wasm-opt"
