@@ -4,9 +4,10 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 export PATH="$TOOLS/bin:$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-# Cargo caches rustc's answers about the target in target/.rustc_info.json, failures included: one
-# transient failure of that probe (seen once on a fresh clone, during the build) made every later
-# `cargo test` fail with it. Probing afresh costs a few milliseconds a command.
+# Cargo's probe of rustc ("failed to run `rustc` to learn about target-specific information") was
+# seen to fail intermittently on fresh clones here, and cargo caches such a failure in
+# target/.rustc_info.json, replaying it forever. Never cache the probe, and retry a cargo command
+# that failed for that reason alone (cargo_retry below).
 export CARGO_CACHE_RUSTC_INFO=0
 # Never let Debian's binaryen (108) near the build: it produces broken modules for wasm-bindgen
 # output. wasm-opt always comes from npm's binaryen, called by its full path.
@@ -28,4 +29,21 @@ need() {
 # The wasm-bindgen version Cargo.lock pins: wasm-bindgen-cli must match it exactly.
 wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
+}
+
+# Runs a cargo (or wasm-pack) command; when it failed only because cargo's rustc probe failed,
+# runs it again, three tries at most. Any other failure is returned at once.
+cargo_retry() {
+  local try rc log
+  log=$(mktemp)
+  for try in 1 2 3; do
+    if "$@" 2>"$log"; then rc=0; else rc=$?; fi
+    cat "$log" >&2
+    if [ "$rc" -eq 0 ] || ! grep -q "to learn about target-specific information" "$log"; then
+      break
+    fi
+    step "cargo's rustc probe failed (intermittent); trying again ($try of 3)"
+  done
+  rm -f "$log"
+  return "$rc"
 }
