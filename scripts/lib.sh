@@ -39,10 +39,10 @@ cargo_retry() {
   for try in 1 2 3; do
     if "$@" 2>"$log"; then rc=0; else rc=$?; fi
     cat "$log" >&2
-    if [ "$rc" -eq 0 ] || ! grep -q "to learn about target-specific information" "$log"; then
+    if [ "$rc" -eq 0 ] || [ "$try" -eq 3 ] || ! grep -q "to learn about target-specific information" "$log"; then
       break
     fi
-    step "cargo's rustc probe failed (intermittent); trying again ($try of 3)"
+    step "cargo's rustc probe failed (intermittent); trying again (try $((try + 1)) of 3)"
   done
   rm -f "$log"
   return "$rc"
