@@ -32,17 +32,18 @@ wasm_bindgen_version() {
 }
 
 # Runs a cargo (or wasm-pack) command; when it failed only because cargo's rustc probe failed,
-# runs it again, three tries at most. Any other failure is returned at once.
+# runs it again after a growing pause, five tries at most. Any other failure is returned at once.
 cargo_retry() {
   local try rc log
   log=$(mktemp)
-  for try in 1 2 3; do
+  for try in 1 2 3 4 5; do
     if "$@" 2>"$log"; then rc=0; else rc=$?; fi
     cat "$log" >&2
-    if [ "$rc" -eq 0 ] || [ "$try" -eq 3 ] || ! grep -q "to learn about target-specific information" "$log"; then
+    if [ "$rc" -eq 0 ] || [ "$try" -eq 5 ] || ! grep -q "to learn about target-specific information" "$log"; then
       break
     fi
-    step "cargo's rustc probe failed (intermittent); trying again (try $((try + 1)) of 3)"
+    step "cargo's rustc probe failed (intermittent); trying again in $((try * 5)) s (try $((try + 1)) of 5)"
+    sleep $((try * 5))
   done
   rm -f "$log"
   return "$rc"
