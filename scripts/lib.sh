@@ -4,11 +4,6 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 export PATH="$TOOLS/bin:$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-# Cargo's probe of rustc ("failed to run `rustc` to learn about target-specific information") was
-# seen to fail intermittently on fresh clones here, and cargo caches such a failure in
-# target/.rustc_info.json, replaying it forever. Never cache the probe, and retry a cargo command
-# that failed for that reason alone (cargo_retry below).
-export CARGO_CACHE_RUSTC_INFO=0
 # Never let Debian's binaryen (108) near the build: it produces broken modules for wasm-bindgen
 # output. wasm-opt always comes from npm's binaryen, called by its full path.
 WASM_OPT="$ROOT/node_modules/.bin/wasm-opt"
@@ -31,20 +26,28 @@ wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
 }
 
-# Runs a cargo (or wasm-pack) command; when it failed only because cargo's rustc probe failed,
-# runs it again after a growing pause, five tries at most. Any other failure is returned at once.
-cargo_retry() {
-  local try rc log
-  log=$(mktemp)
-  for try in 1 2 3 4 5; do
-    if "$@" 2>"$log"; then rc=0; else rc=$?; fi
-    cat "$log" >&2
-    if [ "$rc" -eq 0 ] || [ "$try" -eq 5 ] || ! grep -q "to learn about target-specific information" "$log"; then
-      break
-    fi
-    step "cargo's rustc probe failed (intermittent); trying again in $((try * 5)) s (try $((try + 1)) of 5)"
-    sleep $((try * 5))
-  done
-  rm -f "$log"
-  return "$rc"
+# Some sandboxes start with /dev/null as a regular file instead of the null device. Then whatever
+# a process "discards" is kept there, and whatever reads it gets that text: build scripts such as
+# anyhow's write a failed nightly probe's E0554 error into it, and cargo's next target-info probe
+# (`rustc -`, stdin from /dev/null) compiles that text and fails ("failed to run `rustc` to learn
+# about target-specific information"), on fresh clones only. Put the real device back when we may
+# (root); otherwise empty the file before each cargo command, which is all cargo needs.
+ensure_dev_null() {
+  [ -c /dev/null ] && return 0
+  local spare="/dev/null.secretary.$$"
+  if mknod -m 666 "$spare" c 1 3 2>/dev/null && mv -f "$spare" /dev/null 2>/dev/null; then
+    step "/dev/null was a regular file; replaced it with the null device"
+    return 0
+  fi
+  rm -f "$spare" 2>/dev/null || true
+  step "warning: /dev/null is a regular file and cannot be replaced here; emptying it before each cargo command"
 }
+
+# cargo and wasm-pack through here, so that a regular-file /dev/null (above) is empty when cargo
+# probes rustc.
+cargo_run() {
+  if [ ! -c /dev/null ]; then : >/dev/null 2>&1 || true; fi
+  "$@"
+}
+
+ensure_dev_null
