@@ -263,6 +263,19 @@ impl Secretary {
         tooling::listing_for(self.include_examples).to_string()
     }
 
+    /// The tools to register with `@github/copilot-language-server` as client tools, as JSON text:
+    /// `[{"plain", "deferred", "tool": {name, description, inputSchema}}]` (the tools this host
+    /// offers, less those `configureTools` excluded; see `tooling::copilot_ls`).
+    #[wasm_bindgen(js_name = copilotLsTools)]
+    pub fn copilot_ls_tools(&self) -> String {
+        tooling::copilot_ls::registration(
+            tooling::visible_tools(self.include_examples)
+                .filter(|tool| !self.excluded.iter().any(|name| name == tool.spec.name))
+                .map(|tool| &tool.spec),
+        )
+        .to_string()
+    }
+
     /// Every known dialog (with path, workspace and availability), as JSON text.
     pub fn dialogs(&self) -> String {
         let entries: Vec<_> = self.store.entries().collect();
@@ -367,6 +380,13 @@ pub fn response_details(file_name: &str, bytes: &[u8], index: usize) -> Result<S
 #[wasm_bindgen(js_name = languageModelTools)]
 pub fn language_model_tools() -> String {
     tooling::language_model_tools().to_string()
+}
+
+/// The answer to the Copilot language server's `conversation/invokeClientTool` for a tool's JSON
+/// text: `[{"content": [{"value": text}], "status": "success" | "error"}, null]`, as JSON text.
+#[wasm_bindgen(js_name = copilotLsResult)]
+pub fn copilot_ls_result(text: &str) -> String {
+    tooling::copilot_ls::wrap_result(text).to_string()
 }
 
 /// The core's version, to log at start-up.

@@ -5,6 +5,7 @@
 mod args;
 mod consent;
 mod context;
+pub mod copilot_ls;
 mod describe;
 mod listing;
 mod names;
