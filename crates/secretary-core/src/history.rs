@@ -2,10 +2,10 @@
 //! `@secretary /search` prompt). Building it costs a pass over every request, so it is cached and
 //! rebuilt only when the sessions change (the store's generation) or the scope changes.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::search::{Document, Index};
+use crate::search::{Document, HybridIndex, HybridOptions};
 use crate::session::SessionStore;
 
 /// One indexed request: which dialog and which request (1-based).
@@ -19,14 +19,33 @@ pub struct RequestRef {
 #[derive(Debug)]
 pub struct RequestIndex {
     pub refs: Vec<RequestRef>,
-    pub index: Index,
+    pub index: HybridIndex,
     generation: u64,
     workspace: Option<String>,
+    semantic: bool,
+}
+
+/// The cosine a request with no query word in it needs to be returned at all. Higher than for
+/// tools: a user's history is large and varied, and "No matching requests." must stay possible
+/// for a query about something never discussed.
+const MIN_SEMANTIC: f32 = 0.35;
+
+/// How requests are ranked: the same hybrid engine as tool search (TF-IDF fused with the static
+/// embeddings; past requests are prose too), or TF-IDF alone when the semantic setting is off.
+pub fn request_options(semantic: bool) -> HybridOptions {
+    if semantic {
+        HybridOptions {
+            min_semantic: MIN_SEMANTIC,
+            ..HybridOptions::default()
+        }
+    } else {
+        HybridOptions::lexical_only()
+    }
 }
 
 impl RequestIndex {
     /// Indexes every request of the available dialogs in `workspace` (`None`: all workspaces).
-    pub fn build(store: &SessionStore, workspace: Option<&str>) -> RequestIndex {
+    pub fn build(store: &SessionStore, workspace: Option<&str>, semantic: bool) -> RequestIndex {
         let mut refs = Vec::new();
         let mut docs = Vec::new();
         for entry in store.entries() {
@@ -44,9 +63,10 @@ impl RequestIndex {
         }
         RequestIndex {
             refs,
-            index: Index::build(&docs),
+            index: HybridIndex::with_options(&docs, request_options(semantic)),
             generation: store.generation(),
             workspace: workspace.map(str::to_owned),
+            semantic,
         }
     }
 }
@@ -55,6 +75,8 @@ impl RequestIndex {
 #[derive(Debug, Default)]
 pub struct HistoryCache {
     cached: RefCell<Option<Rc<RequestIndex>>>,
+    /// `true` unless the semantic setting turned it off (see [`HistoryCache::set_semantic`]).
+    lexical_only: Cell<bool>,
 }
 
 impl HistoryCache {
@@ -62,15 +84,29 @@ impl HistoryCache {
         Self::default()
     }
 
+    /// Turns the semantic signal of request search on or off (setting
+    /// `copilotChatSecretary.search.semantic`); the next search rebuilds the index.
+    pub fn set_semantic(&self, on: bool) {
+        self.lexical_only.set(!on);
+    }
+
+    /// Whether request search fuses the semantic signal.
+    pub fn is_semantic(&self) -> bool {
+        !self.lexical_only.get()
+    }
+
     /// The index for this store state and scope, built if the cached one is stale.
     pub fn get(&self, store: &SessionStore, workspace: Option<&str>) -> Rc<RequestIndex> {
         let mut cached = self.cached.borrow_mut();
         if let Some(index) = cached.as_ref() {
-            if index.generation == store.generation() && index.workspace.as_deref() == workspace {
+            if index.generation == store.generation()
+                && index.workspace.as_deref() == workspace
+                && index.semantic == self.is_semantic()
+            {
                 return Rc::clone(index);
             }
         }
-        let fresh = Rc::new(RequestIndex::build(store, workspace));
+        let fresh = Rc::new(RequestIndex::build(store, workspace, self.is_semantic()));
         *cached = Some(Rc::clone(&fresh));
         fresh
     }

@@ -386,3 +386,45 @@ fn an_empty_session_newer_than_a_real_dialog_is_not_current() {
         error("First request not available")
     );
 }
+
+#[test]
+fn search_requests_finds_paraphrases_unless_semantic_is_off() {
+    use secretary_core::history::HistoryCache;
+    let store = store();
+    let history = HistoryCache::new();
+    let search = |history: &HistoryCache| {
+        let ctx = ToolContext::new(Some(&store), Some(WS)).with_history(history);
+        invoke(
+            "search_requests",
+            &json!({"query": "night theme switch"}),
+            &ctx,
+        )
+        .to_value()
+    };
+    // No word of the query occurs in any request; the meaning matches the dark mode toggle.
+    let found = search(&history);
+    assert_eq!(found["results"][0]["sessionId"], "old", "{found}");
+    assert_eq!(found["results"][0]["index"], 2);
+    assert_eq!(found["results"][0]["signals"], json!(["semantic"]));
+    assert_eq!(found["results"][0]["matched"], json!([]));
+
+    history.set_semantic(false);
+    let lexical = search(&history);
+    assert_eq!(lexical["total"], 0, "{lexical}");
+
+    // Lexical hits say so, and an unrelated query still finds nothing with semantic on.
+    history.set_semantic(true);
+    let ctx = ToolContext::new(Some(&store), Some(WS)).with_history(&history);
+    let both = invoke("search_requests", &json!({"query": "dark mode"}), &ctx).to_value();
+    assert_eq!(
+        both["results"][0]["signals"],
+        json!(["lexical", "semantic"])
+    );
+    let none = invoke(
+        "search_requests",
+        &json!({"query": "zebra migration"}),
+        &ctx,
+    )
+    .to_value();
+    assert_eq!(none["total"], 0, "{none}");
+}

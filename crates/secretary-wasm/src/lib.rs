@@ -95,10 +95,11 @@ impl Secretary {
         self.catalog = OnceCell::new();
     }
 
-    /// Turns the semantic signal of tool search on or off (off: pure TF-IDF).
+    /// Turns the semantic signal of tool search and request search on or off (off: pure TF-IDF).
     #[wasm_bindgen(js_name = setSemanticSearch)]
     pub fn set_semantic_search(&mut self, on: bool) {
         self.semantic = on;
+        self.history.set_semantic(on);
         if let Some(catalog) = self.catalog.get_mut() {
             catalog.set_semantic(on);
         }

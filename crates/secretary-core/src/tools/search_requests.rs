@@ -37,11 +37,15 @@ pub static TOOL: ToolDef = ToolDef {
             "You need a requirement, path or name the user gave in an earlier dialog.",
             "You want to know whether the user already asked for something similar.",
         ],
-        usage: "Pass the distinctive words of what you are looking for in `query` (names, technologies, \
-                file names work best). Results are ranked by TF-IDF relevance; read a whole request with \
-                `get_request` using the returned `sessionId` and `index`.",
+        usage: "Describe what you are looking for in `query`, in your own words or with the distinctive \
+                words (names, technologies, file names). Results are ranked by TF-IDF relevance fused with \
+                closeness in meaning (unless the user turned semantic search off); `signals` says which found \
+                each request. Read a whole request with `get_request` using the returned `sessionId` and \
+                `index`.",
         returns: "`{\"success\": true, \"query\": \"dark mode\", \"results\": [{\"sessionId\", \"title\", \"index\", \
-                  \"timestamp\", \"score\", \"snippet\", \"matched\"}], \"total\": 3}`, best first.",
+                  \"timestamp\", \"score\", \"snippet\", \"matched\", \"signals\"}], \"total\": 3}`, best first \
+                  (`signals`: `lexical` when query words occur in the request, `semantic` when it is close in \
+                  meaning).",
         examples: &[
             Example { args: "{\"query\": \"dark mode localStorage\"}", shows: "requests about persisting a dark mode choice" },
             Example {
@@ -68,7 +72,11 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         return ToolResult::error("Query must not be empty");
     }
     let limit = try_tool!(limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT));
-    let session = args.session_id.as_deref().map(str::trim).filter(|id| !id.is_empty());
+    let session = args
+        .session_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|id| !id.is_empty());
     if let Some(id) = session {
         match store.get(id) {
             None => return ToolResult::error(errors::session_not_found(id)),
@@ -77,7 +85,11 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         }
     }
     // A session filter searches that dialog wherever it lives; otherwise the caller's workspace.
-    let workspace = if session.is_some() { None } else { ctx.workspace };
+    let workspace = if session.is_some() {
+        None
+    } else {
+        ctx.workspace
+    };
     let local;
     let index = match ctx.history {
         Some(cache) => cache.get(store, workspace),
@@ -100,6 +112,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
                 "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
                 "snippet": snippet(&request.text, &hit.matched),
                 "matched": hit.matched,
+                "signals": hit.signals(),
             }))
         })
         .collect();
@@ -117,16 +130,21 @@ fn ranked<'a>(
     query: &str,
     session: Option<&str>,
     limit: usize,
-) -> Vec<(crate::search::Hit, &'a crate::history::RequestRef)> {
+) -> Vec<(crate::search::HybridHit, &'a crate::history::RequestRef)> {
     // With a session filter, ask for every hit and keep that dialog's.
-    let want = if session.is_some() { index.refs.len() } else { limit };
+    let want = if session.is_some() {
+        index.refs.len()
+    } else {
+        limit
+    };
     index
         .index
         .search(query, want)
         .into_iter()
         .filter_map(|hit| {
             let reference = index.refs.get(hit.doc)?;
-            (session.is_none() || session == Some(reference.session_id.as_str())).then_some((hit, reference))
+            (session.is_none() || session == Some(reference.session_id.as_str()))
+                .then_some((hit, reference))
         })
         .take(limit)
         .collect()
@@ -136,9 +154,15 @@ fn ranked<'a>(
 fn snippet(text: &str, matched: &[String]) -> String {
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let lower = flat.to_lowercase();
-    let start_byte = matched.iter().filter_map(|word| lower.find(word.as_str())).min().unwrap_or(0);
+    let start_byte = matched
+        .iter()
+        .filter_map(|word| lower.find(word.as_str()))
+        .min()
+        .unwrap_or(0);
     // `lower` can differ in length from `flat` for some scripts; map by characters instead.
-    let start_char = lower.get(..start_byte).map_or(0, |prefix| prefix.chars().count());
+    let start_char = lower
+        .get(..start_byte)
+        .map_or(0, |prefix| prefix.chars().count());
     let from = start_char.saturating_sub(SNIPPET_CHARS / 4);
     let total = flat.chars().count();
     let mut out: String = flat.chars().skip(from).take(SNIPPET_CHARS).collect();
