@@ -28,10 +28,21 @@ pub enum Area {
     WorkspaceState,
     /// State shared by every workspace (global flags, memory). VS Code: `context.globalStorageUri`.
     GlobalState,
+    /// Read-only: the sources cargo unpacked from registries, `$CARGO_HOME/registry/src`
+    /// (`~/.cargo/registry/src`), one folder per registry, then `<crate>-<version>/` (library docs).
+    CargoRegistry,
+    /// Read-only: the library docs shipped with the extension (`resources/library-docs/`).
+    Bundled,
 }
 
 impl Area {
-    pub const ALL: [Area; 3] = [Area::Workspace, Area::WorkspaceState, Area::GlobalState];
+    pub const ALL: [Area; 5] = [
+        Area::Workspace,
+        Area::WorkspaceState,
+        Area::GlobalState,
+        Area::CargoRegistry,
+        Area::Bundled,
+    ];
 
     /// The name hosts receive (`host.read("workspaceState", "flags.json")`).
     pub fn as_str(self) -> &'static str {
@@ -39,6 +50,8 @@ impl Area {
             Area::Workspace => "workspace",
             Area::WorkspaceState => "workspaceState",
             Area::GlobalState => "globalState",
+            Area::CargoRegistry => "cargoRegistry",
+            Area::Bundled => "bundled",
         }
     }
 
@@ -52,6 +65,8 @@ impl Area {
             Area::Workspace => "the workspace folder",
             Area::WorkspaceState => "this workspace's state folder",
             Area::GlobalState => "the global state folder",
+            Area::CargoRegistry => "the cargo registry sources",
+            Area::Bundled => "the bundled library docs",
         }
     }
 }
@@ -71,6 +86,12 @@ pub enum HostErrorKind {
     Refused,
     /// The file system failed (permissions, disk full, ...).
     Io,
+    /// [`Host::http_get`]: the host has no answer for this URL yet. Asynchronous hosts answer
+    /// HTTP requests from a per-call cache; on a miss they note the request, let the tool fail
+    /// with this kind, fetch, and run the (read-only) tool again.
+    Pending,
+    /// [`Host::http_get`]: the request failed before an HTTP answer (refused, timed out, DNS).
+    Network,
 }
 
 /// A failed host call. Its text is shown to agents, so it says what failed and where.
@@ -113,6 +134,8 @@ impl HostError {
             HostErrorKind::Unavailable => "host_unavailable",
             HostErrorKind::Refused => "path_refused",
             HostErrorKind::Io => "io_error",
+            HostErrorKind::Pending => "fetch_pending",
+            HostErrorKind::Network => "network_error",
         }
     }
 
@@ -173,6 +196,46 @@ pub trait Host {
             "This host cannot read git status (no git access was given to the core)",
         ))
     }
+    /// The names of the folders directly under `dir` ("" is the area's root), in any order; a
+    /// missing folder lists nothing. Hosts skip links that lead out of the area. The default
+    /// derives them from a recursive [`Host::list`] (enough for in-memory hosts; real hosts
+    /// answer directly, since `list` skips folders such as `node_modules`).
+    fn dirs(&self, area: Area, dir: &str) -> Result<Vec<String>, HostError> {
+        let mut out: Vec<String> = self
+            .list(area, dir, true)?
+            .iter()
+            .filter_map(|path| path.split_once('/').map(|(first, _)| first.to_string()))
+            .collect();
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+    /// An HTTP GET. Any HTTP answer (404 and 500 included) is `Ok`; [`HostErrorKind::Network`]
+    /// when no answer came (refused, timed out), [`HostErrorKind::Pending`] when an asynchronous
+    /// host has yet to fetch it (see there). The default: no network.
+    fn http_get(&self, _request: &HttpRequest) -> Result<HttpResponse, HostError> {
+        Err(HostError::unavailable(
+            "This host cannot make HTTP requests",
+        ))
+    }
+}
+
+/// An HTTP GET request of the core ([`Host::http_get`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    pub url: String,
+    /// Extra request headers (`Authorization`, `Accept`).
+    pub headers: Vec<(String, String)>,
+    /// The host gives up after this long and answers [`HostErrorKind::Network`].
+    pub timeout_ms: u64,
+}
+
+/// The answer to an [`HttpRequest`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpResponse {
+    pub status: u16,
+    /// The body as text (UTF-8, invalid sequences replaced).
+    pub body: String,
 }
 
 /// What a host can tell about a file without reading it ([`Host::stat`]).
@@ -249,6 +312,8 @@ pub struct MemoryHost {
     missing: RefCell<BTreeSet<Area>>,
     crash_next_write: Cell<bool>,
     writes: Cell<usize>,
+    http: RefCell<BTreeMap<String, Result<HttpResponse, HostError>>>,
+    http_requests: RefCell<Vec<HttpRequest>>,
 }
 
 impl MemoryHost {
@@ -303,6 +368,18 @@ impl MemoryHost {
         self.git
             .borrow_mut()
             .insert(repo.to_string(), porcelain.into());
+    }
+
+    /// Sets what [`Host::http_get`] answers for a URL: an HTTP response, or an error (use
+    /// [`HostErrorKind::Network`] for a refused connection or a timeout). Other URLs answer
+    /// [`HostErrorKind::Pending`], as an asynchronous host does before it fetched them.
+    pub fn set_http(&self, url: &str, answer: Result<HttpResponse, HostError>) {
+        self.http.borrow_mut().insert(url.to_string(), answer);
+    }
+
+    /// Every HTTP request made so far, in order.
+    pub fn http_requests(&self) -> Vec<HttpRequest> {
+        self.http_requests.borrow().clone()
     }
 
     /// Makes an area unavailable (as an empty window has no workspace folder).
@@ -398,6 +475,20 @@ impl Host for MemoryHost {
                 "fatal: not a git repository (or any of the parent directories): {repo:?}"
             ))
         })
+    }
+
+    fn http_get(&self, request: &HttpRequest) -> Result<HttpResponse, HostError> {
+        self.http_requests.borrow_mut().push(request.clone());
+        self.http
+            .borrow()
+            .get(&request.url)
+            .cloned()
+            .unwrap_or_else(|| {
+                Err(HostError::new(
+                    HostErrorKind::Pending,
+                    format!("Fetching {}", request.url),
+                ))
+            })
     }
 
     fn stat(&self, area: Area, path: &str) -> Option<FileInfo> {

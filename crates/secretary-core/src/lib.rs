@@ -11,6 +11,7 @@
 
 pub mod catalog;
 pub mod content;
+pub mod docs;
 pub mod flags;
 pub mod git;
 pub mod glob;

@@ -1,0 +1,526 @@
+//! Library docs (`resolve_library_id` → `get_library_docs`): local first, offline and
+//! version-exact, with Context7 as the fallback.
+//!
+//! - [`local`] finds the libraries installed where the host can read (npm packages in
+//!   `node_modules`, the crates of `Cargo.lock` in the cargo registry sources, Python packages in
+//!   `.venv`, the bundled docs) and reads their READMEs and markdown docs.
+//! - [`sections`] splits docs at `## ` headings, scores them against the query and joins the best
+//!   within `maxChars`.
+//! - [`context7`] builds the fallback's requests and reads its answers. The host only performs the
+//!   GET ([`Host::http_get`]); an asynchronous host answers [`HostErrorKind::Pending`] until it
+//!   has fetched the URL, and runs the tool again (both tools are read-only and deterministic).
+//!
+//! Names resolve case-insensitively, through a few well-known aliases (`pw` → `playwright`),
+//! `owner/repo` (the repository a package names, or its last segment), scope (`@playwright/...`)
+//! and prefix (`playwright-core`). Ids are `/<source>/<name>@<version>` for local libraries and
+//! Context7's own ids (`/microsoft/playwright`) for the fallback.
+
+pub mod context7;
+pub mod local;
+pub mod sections;
+
+use serde_json::{json, Value};
+
+use crate::host::{Host, HostErrorKind, HttpResponse};
+use crate::tooling::ToolResult;
+use context7::Settings;
+use local::{Id, Library, Source};
+
+/// The default `maxChars` of `get_library_docs`.
+pub const DEFAULT_MAX_CHARS: usize = 4000;
+/// `maxChars` above this is capped.
+pub const MAX_CHARS: usize = 50_000;
+/// At most this many local matches are returned.
+pub const MAX_MATCHES: usize = 10;
+/// Errors list at most this many local library ids.
+pub const MAX_LISTED: usize = 30;
+
+/// Short names agents use for well-known libraries, and the package they mean.
+pub const ALIASES: &[(&str, &str)] = &[
+    ("pw", "playwright"),
+    ("ts", "typescript"),
+    ("rn", "react-native"),
+    ("mui", "@mui/material"),
+    ("rtl", "@testing-library/react"),
+    ("np", "numpy"),
+    ("pd", "pandas"),
+    ("sklearn", "scikit-learn"),
+    ("tf", "tensorflow"),
+    ("bs4", "beautifulsoup4"),
+    ("cv2", "opencv-python"),
+    ("pil", "pillow"),
+    ("yaml", "pyyaml"),
+    ("dateutil", "python-dateutil"),
+];
+
+/// A local library that matches a name, and how.
+#[derive(Debug, Clone)]
+pub struct Found<'a> {
+    pub lib: &'a Library,
+    pub score: u32,
+    /// `id`, `name`, `alias`, `repository`, `similar name`, `scope` or `prefix`.
+    pub how: &'static str,
+}
+
+/// The local libraries a name (or a local id) stands for, best first, at most [`MAX_MATCHES`].
+pub fn find<'a>(host: &dyn Host, libs: &'a [Library], name: &str) -> Vec<Found<'a>> {
+    let query = name.trim().to_lowercase();
+    if query.is_empty() {
+        return Vec::new();
+    }
+    if let Id::Local(id) = local::parse_id(&query) {
+        return find_id(libs, &id)
+            .into_iter()
+            .filter(|lib| {
+                id.version.is_none() || lib.version.as_deref().map(str::to_lowercase) == id.version
+            })
+            .map(|lib| Found {
+                lib,
+                score: 100,
+                how: "id",
+            })
+            .collect();
+    }
+    let mut keys: Vec<(String, u32, &'static str)> = vec![(query.clone(), 100, "name")];
+    for (alias, target) in ALIASES {
+        if *alias == query {
+            keys.push((target.to_string(), 95, "alias"));
+        }
+    }
+    if let Some(stem) = query.strip_suffix(".js") {
+        keys.push((stem.to_string(), 90, "name"));
+    } else if let Some(stem) = query.strip_suffix("js").filter(|_| query.len() > 4) {
+        keys.push((stem.to_string(), 85, "name"));
+    }
+    let owner_repo = (!query.starts_with('@'))
+        .then(|| query.split_once('/'))
+        .flatten()
+        .filter(|(owner, repo)| !owner.is_empty() && !repo.is_empty() && !repo.contains('/'));
+    if let Some((owner, repo)) = owner_repo {
+        keys.push((repo.to_string(), 90, "repository name"));
+        keys.push((format!("@{owner}/{repo}"), 90, "name"));
+    }
+    let mut found: Vec<Found<'a>> = Vec::new();
+    for lib in libs {
+        let name = lib.name.to_lowercase();
+        let normalized = local::normalize(&name);
+        let (bare, scope) = match name.strip_prefix('@').and_then(|n| n.split_once('/')) {
+            Some((scope, bare)) => (bare.to_string(), Some(scope.to_string())),
+            None => (name.clone(), None),
+        };
+        let mut best: Option<(u32, &'static str)> = None;
+        let mut offer = |score: u32, how: &'static str| {
+            let better = match best {
+                Some((s, _)) => score > s,
+                None => true,
+            };
+            if better {
+                best = Some((score, how));
+            }
+        };
+        for (key, score, how) in &keys {
+            if name == *key {
+                offer(*score, how);
+            } else if normalized == local::normalize(key) {
+                offer(score - 5, "similar name");
+            } else if scope.as_deref() == Some(key.as_str()) {
+                offer(60, "scope");
+            } else if [format!("{key}-"), format!("{key}_")]
+                .iter()
+                .any(|p| bare.starts_with(p.as_str()))
+            {
+                offer(50, "prefix");
+            }
+        }
+        if lib.repository.as_deref() == Some(query.as_str()) {
+            // The package named after the repository (`playwright` of microsoft/playwright) comes
+            // before the other packages of the same repository (`@playwright/test`).
+            let named_after = owner_repo.is_some_and(|(_, repo)| bare == repo);
+            offer(if named_after { 98 } else { 95 }, "repository");
+        }
+        if lib.aliases.contains(&query) {
+            offer(95, "alias");
+        }
+        if let Some((score, how)) = best {
+            found.push(Found { lib, score, how });
+        }
+    }
+    // `owner/repo` of a crate: its Cargo.toml says, read only when nothing better matched.
+    if owner_repo.is_some() && !found.iter().any(|f| f.score >= 90) {
+        for lib in libs
+            .iter()
+            .filter(|lib| lib.source == Source::Crates)
+            .take(local::MAX_PACKAGES)
+        {
+            if local::crate_manifest(host, lib).repository.as_deref() == Some(query.as_str()) {
+                found.retain(|f| f.lib.id() != lib.id());
+                found.push(Found {
+                    lib,
+                    score: 95,
+                    how: "repository",
+                });
+            }
+        }
+    }
+    found.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then(a.lib.source.cmp(&b.lib.source))
+            .then(a.lib.name.cmp(&b.lib.name))
+    });
+    found.truncate(MAX_MATCHES);
+    found
+}
+
+/// The installed libraries an id names (any version): same source, same name (npm exactly, the
+/// others compared loosely, as their registries do).
+fn find_id<'a>(libs: &'a [Library], id: &local::LocalId) -> Vec<&'a Library> {
+    libs.iter()
+        .filter(|lib| lib.source == id.source)
+        .filter(|lib| {
+            lib.name.eq_ignore_ascii_case(&id.name)
+                || (id.source != Source::Npm
+                    && local::normalize(&lib.name) == local::normalize(&id.name))
+        })
+        .collect()
+}
+
+/// "Local libraries: /npm/a@1, ... (and 12 more)." for errors.
+pub fn local_summary(libs: &[Library]) -> String {
+    if libs.is_empty() {
+        return "No local libraries were found (node_modules, the cargo registry sources of the Cargo.lock \
+                crates, .venv site-packages, bundled docs)."
+            .to_string();
+    }
+    let ids: Vec<String> = libs.iter().take(MAX_LISTED).map(Library::id).collect();
+    let more = libs.len().saturating_sub(MAX_LISTED);
+    if more > 0 {
+        format!("Local libraries: {} (and {more} more).", ids.join(", "))
+    } else {
+        format!("Local libraries: {}.", ids.join(", "))
+    }
+}
+
+fn describe(host: &dyn Host, lib: &Library) -> Option<String> {
+    match lib.source {
+        Source::Crates => local::crate_manifest(host, lib).description,
+        _ => lib.description.clone(),
+    }
+}
+
+/// A GET through the host, or the tool's failure: pending (the host fetches and calls again),
+/// no answer (the network error with the local libraries), or an HTTP error status.
+fn fetch(
+    host: &dyn Host,
+    settings: &Settings,
+    url: String,
+    libs: &[Library],
+    what: &str,
+) -> Result<HttpResponse, ToolResult> {
+    match host.http_get(&settings.request(url.clone())) {
+        Ok(response) if (200..300).contains(&response.status) => Ok(response),
+        Ok(response) if response.status == 404 => Err(ToolResult::failure(
+            format!(
+                "{what}: Context7 answered {}. {}",
+                context7::error_message(response.status, &response.body),
+                local_summary(libs)
+            ),
+            "not_found",
+        )),
+        Ok(response) => Err(ToolResult::failure(
+            format!(
+                "{what}: Context7 answered {}. {}",
+                context7::error_message(response.status, &response.body),
+                local_summary(libs)
+            ),
+            "context7_error",
+        )),
+        Err(err) if err.kind == HostErrorKind::Pending => Err(ToolResult::failure(
+            format!("The host has not fetched {url} yet (an asynchronous host fetches it and runs the tool again)"),
+            "fetch_pending",
+        )),
+        Err(err) => Err(ToolResult::failure(
+            format!(
+                "{what}, and Context7 ({}) could not be reached: {}. {}",
+                settings.base_url,
+                err.message.trim(),
+                local_summary(libs)
+            ),
+            "network_error",
+        )),
+    }
+}
+
+fn context7_off(what: &str, libs: &[Library]) -> ToolResult {
+    ToolResult::failure(
+        format!(
+            "{what}, and the Context7 fallback is off (setting {}). {}",
+            context7::SETTING_ENABLED,
+            local_summary(libs)
+        ),
+        "not_found",
+    )
+}
+
+fn settings(host: &dyn Host) -> Result<Settings, ToolResult> {
+    Settings::read(host).map_err(|err| ToolResult::failure(err, "invalid_settings"))
+}
+
+/// `resolve_library_id`: the local libraries a name stands for, else Context7's search.
+pub fn resolve(host: &dyn Host, library_name: &str) -> Result<ToolResult, ToolResult> {
+    let name = library_name.trim();
+    if name.is_empty() {
+        return Err(ToolResult::failure(
+            "Invalid arguments: `libraryName` is empty (give a package name such as \"playwright\")",
+            "invalid_arguments",
+        ));
+    }
+    let libs = local::discover(host);
+    let found = find(host, &libs, name);
+    if let Some(best) = found.first() {
+        let libraries: Vec<Value> = found
+            .iter()
+            .map(|f| {
+                let mut entry = json!({
+                    "libraryId": f.lib.id(),
+                    "name": f.lib.name,
+                    "source": f.lib.source.as_str(),
+                    "match": f.how,
+                });
+                if let Some(version) = &f.lib.version {
+                    entry["version"] = json!(version);
+                }
+                if let Some(text) = describe(host, f.lib) {
+                    entry["description"] = json!(text);
+                }
+                entry
+            })
+            .collect();
+        return Ok(ToolResult::ok(json!({
+            "libraryName": name,
+            "source": "local",
+            "libraries": libraries,
+        }))
+        .with_instruction(format!(
+            "Call get_library_docs with {{\"libraryId\": \"{}\", \"query\": \"<what you need>\"}}.",
+            best.lib.id()
+        )));
+    }
+    let what = format!("No local library matches {name:?}");
+    let settings = settings(host)?;
+    if !settings.enabled {
+        return Err(context7_off(&what, &libs));
+    }
+    // An alias names the library better than its short form does.
+    let lower = name.to_lowercase();
+    let search_name = ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == lower)
+        .map_or(name, |(_, target)| *target);
+    let response = fetch(
+        host,
+        &settings,
+        settings.search_url(search_name, name),
+        &libs,
+        &what,
+    )?;
+    let libraries = context7::parse_search(&response.body).map_err(|err| {
+        ToolResult::failure(
+            format!("{what}, and Context7's answer could not be read: {err}"),
+            "context7_error",
+        )
+    })?;
+    let Some(first) = libraries.first() else {
+        return Err(ToolResult::failure(
+            format!(
+                "No library matches {name:?}, locally or on Context7. {}",
+                local_summary(&libs)
+            ),
+            "not_found",
+        ));
+    };
+    let instruction = format!(
+        "Call get_library_docs with {{\"libraryId\": \"{}\", \"query\": \"<what you need>\"}}.",
+        first["libraryId"].as_str().unwrap_or_default()
+    );
+    Ok(ToolResult::ok(json!({
+        "libraryName": name,
+        "source": "context7",
+        "libraries": libraries,
+    }))
+    .with_message(format!("{what}; these come from Context7."))
+    .with_instruction(instruction))
+}
+
+/// `get_library_docs`: the sections of a local library's docs that answer `query` (or an
+/// overview), else Context7's documentation for its id; at most `max_chars` characters.
+pub fn get_docs(
+    host: &dyn Host,
+    library_id: &str,
+    query: Option<&str>,
+    max_chars: Option<u32>,
+) -> Result<ToolResult, ToolResult> {
+    let max_chars = match max_chars {
+        Some(0) => {
+            return Err(ToolResult::failure(
+                "Invalid arguments: `maxChars` must be 1 or greater",
+                "invalid_arguments",
+            ))
+        }
+        Some(n) => (n as usize).min(MAX_CHARS),
+        None => DEFAULT_MAX_CHARS,
+    };
+    let query = query.map(str::trim).filter(|q| !q.is_empty());
+    let id = library_id.trim();
+    match local::parse_id(id) {
+        Id::Invalid => {
+            let libs = local::discover(host);
+            let hint = find(host, &libs, id)
+                .first()
+                .map(|f| format!(" Did you mean {}?", f.lib.id()))
+                .unwrap_or_default();
+            Err(ToolResult::failure(
+                format!(
+                    "Invalid libraryId {id:?}: ids look like /npm/playwright@1.48.0, /crates/serde@1.0.219, \
+                     /pypi/requests@2.32.3 or a Context7 id such as /microsoft/playwright; call resolve_library_id \
+                     first.{hint}"
+                ),
+                "invalid_arguments",
+            ))
+        }
+        Id::Local(lid) => {
+            let libs = local::discover(host);
+            let installed = find_id(&libs, &lid);
+            if installed.is_empty() {
+                return Err(ToolResult::failure(
+                    format!("Library not found: {id}. {}", local_summary(&libs)),
+                    "not_found",
+                ));
+            }
+            let lib = match &lid.version {
+                Some(version) => match installed
+                    .iter()
+                    .find(|lib| lib.version.as_deref() == Some(version.as_str()))
+                {
+                    Some(lib) => *lib,
+                    None => {
+                        let have: Vec<String> = installed.iter().map(|lib| lib.id()).collect();
+                        return Err(ToolResult::failure(
+                            format!(
+                                "{id} is not installed: this workspace has {}. Docs are only given for the installed \
+                                 version.",
+                                have.join(", ")
+                            ),
+                            "version_mismatch",
+                        ));
+                    }
+                },
+                None => installed
+                    .iter()
+                    .copied()
+                    .max_by(|a, b| {
+                        local::compare_versions(
+                            a.version.as_deref().unwrap_or(""),
+                            b.version.as_deref().unwrap_or(""),
+                        )
+                    })
+                    .unwrap_or(installed[0]),
+            };
+            let documents = local::documents(host, lib);
+            let all: Vec<sections::Section> = documents
+                .iter()
+                .flat_map(|doc| sections::split(&doc.file, &doc.text))
+                .collect();
+            if all.is_empty() {
+                return Err(ToolResult::failure(
+                    format!("{} has no README or markdown docs to read.", lib.id()),
+                    "no_docs",
+                ));
+            }
+            let selection = sections::select(&all, query, max_chars);
+            let picked: Vec<Value> = selection
+                .picks
+                .iter()
+                .map(|(index, score)| {
+                    let section = &all[*index];
+                    let mut entry = json!({"file": section.file, "heading": section.heading});
+                    if selection.mode == sections::Mode::Search {
+                        entry["score"] = json!(score);
+                    }
+                    entry
+                })
+                .collect();
+            let mut out = json!({
+                "libraryId": lib.id(),
+                "name": lib.name,
+                "source": lib.source.as_str(),
+                "mode": selection.mode.as_str(),
+                "sections": picked,
+                "totalSections": all.len(),
+                "text": selection.text,
+                "truncated": selection.truncated,
+                "maxChars": max_chars,
+            });
+            if let Some(version) = &lib.version {
+                out["version"] = json!(version);
+            }
+            if let Some(query) = query {
+                out["query"] = json!(query);
+            }
+            let result = ToolResult::ok(out);
+            Ok(match (query, selection.mode) {
+                (Some(query), sections::Mode::Overview) => result.with_message(format!(
+                    "No section of {} mentions {query:?}; here is an overview (its first sections).",
+                    lib.id()
+                )),
+                _ => result,
+            })
+        }
+        Id::Remote(remote) => {
+            let what = format!("{remote} is not a local library");
+            let settings = settings(host)?;
+            if !settings.enabled {
+                let libs = local::discover(host);
+                return Err(context7_off(&what, &libs));
+            }
+            let topic = query.unwrap_or_else(|| {
+                remote
+                    .trim_end_matches('/')
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(&remote)
+            });
+            let url = settings.context_url(&remote, topic, max_chars.div_ceil(3));
+            let response = match host.http_get(&settings.request(url.clone())) {
+                Ok(response) if (200..300).contains(&response.status) => response,
+                _ => {
+                    // Errors list the local libraries: discover them only now.
+                    let libs = local::discover(host);
+                    let what = format!("Could not get the docs of {remote}");
+                    fetch(host, &settings, url, &libs, &what)?
+                }
+            };
+            let Some(text) = context7::parse_context(&response.body) else {
+                return Err(ToolResult::failure(
+                    format!(
+                        "Context7 has no documentation for {remote}{}.",
+                        query.map(|q| format!(" about {q:?}")).unwrap_or_default()
+                    ),
+                    "not_found",
+                ));
+            };
+            let cut = sections::cut(&text, max_chars);
+            let mut out = json!({
+                "libraryId": remote,
+                "source": "context7",
+                "text": cut,
+                "truncated": cut.len() < text.len(),
+                "maxChars": max_chars,
+            });
+            if let Some(query) = query {
+                out["query"] = json!(query);
+            }
+            Ok(ToolResult::ok(out))
+        }
+    }
+}
