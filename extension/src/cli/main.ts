@@ -23,6 +23,9 @@ Usage:
   secretary call <tool> [<json arguments>]      call any tool by name, as an agent would
   secretary mcp [--storage <dir>] [--workspace <dir>]
                                                 serve the tools over MCP on stdin/stdout (see README)
+  secretary copilot-ls [--server <path>] [--storage <dir>] [--workspace <dir>]
+                                                start @github/copilot-language-server, register the tools
+                                                as its client tools and answer their calls (see README)
   secretary find-tools <query> --catalog <file> [--limit <n>] [--json] [--stdin] [--lexical]
                                                 rank a catalog [{name, description, inputSchema?, tags?}];
                                                 --stdin: one query per line in, one JSON line out
@@ -35,6 +38,8 @@ Options:
   --all               every workspace, whatever the current folder
   --state-dir <dir>   where flags are kept (default: $SECRETARY_STATE_DIR, else ~/.local/state/
                       copilot-chat-secretary or the platform's equivalent); content is read from --workspace
+  --server <path>     copilot-ls: the language server (its dist/language-server.js or native binary;
+                      default: $COPILOT_LS_PATH, else npx @github/copilot-language-server)
   --json              machine-readable output (stable; see README)
   --verbose           log what is read to stderr
   -h, --help          this help
@@ -52,6 +57,7 @@ export async function main(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         storage: { type: 'string', multiple: true },
+        server: { type: 'string' },
         'state-dir': { type: 'string' },
         catalog: { type: 'string' },
         lexical: { type: 'boolean' },
@@ -132,6 +138,11 @@ export async function main(argv: string[]): Promise<number> {
       case 'mcp': {
         const { runMcpServer } = await import('../mcp/stdio');
         return await runMcpServer(core, log, values);
+      }
+      case 'copilot-ls': {
+        const { runCopilotLs } = await import('../copilotLs/run');
+        // A long-running client: say what it does on stderr unless asked for more (--verbose).
+        return await runCopilotLs(core, stderrLogger(values.verbose ? 'debug' : 'info'), values);
       }
       case 'call': {
         const [name, argsText] = rest;

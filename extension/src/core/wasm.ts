@@ -17,6 +17,8 @@ export interface SecretaryHandle {
   invoke(name: string, argsJson: string, workspace: string | undefined, host?: HostBridge): string;
   setIncludeExamples(include: boolean): void;
   tools(): string;
+  /** The Copilot language server's client tools: `[{plain, deferred, tool: {name, description, inputSchema}}]`. */
+  copilotLsTools(): string;
   /** Renders a prompt (`first` / `recall_first_request`...): `argsJson` is named arguments (an
    * object) or the words after a slash command (a string). Answers `PromptAnswer` JSON. */
   prompt(name: string, argsJson: string, workspace: string | undefined): string;
@@ -46,6 +48,8 @@ export interface WasmExports {
   parseSession(fileName: string, bytes: Uint8Array): string;
   responseDetails(fileName: string, bytes: Uint8Array, index: number): string;
   languageModelTools(): string;
+  /** A tool's JSON text as the answer to `conversation/invokeClientTool`: `[{content, status}, null]`. */
+  copilotLsResult(text: string): string;
   /** The MCP name of a tool (`MCP_TOOL_PREFIX` semantics; `undefined` prefix: `secretary`). */
   toolName(prefix: string | undefined, overridesJson: string, plain: string): string;
   /** The plain name of the tool an MCP host calls `name`, or `undefined`. */

@@ -151,9 +151,9 @@ async function callTool(
 /**
  * After a successful `tool_load` (an answer with `loaded`), registers the tools it names. The
  * core has already checked the names; if one is not a tool of this server after all, nothing is
- * registered and the call answers an error saying so.
+ * registered and the call answers an error saying so. (Also the Copilot language-server client's.)
  */
-function registerLoaded(text: string, registry: ToolRegistry): string {
+export function registerLoaded(text: string, registry: ToolRegistry): string {
   if (!text.includes('"loaded"')) {
     return text;
   }
@@ -185,7 +185,7 @@ function registerLoaded(text: string, registry: ToolRegistry): string {
   return text;
 }
 
-async function reloadAfterReset(backend: ToolBackend, registry: ToolRegistry, log: Logger): Promise<void> {
+export async function reloadAfterReset(backend: Pick<ToolBackend, 'invoke'>, registry: ToolRegistry, log: Logger): Promise<void> {
   const names = registry.loadedDeferred().map((tool) => tool.plain);
   if (names.length === 0) {
     return;

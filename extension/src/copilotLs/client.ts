@@ -1,0 +1,254 @@
+import { spawn, type ChildProcess } from 'child_process';
+import * as path from 'path';
+import { pathToFileURL } from 'url';
+
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+
+import type { Logger } from '../log';
+import { errorMessage } from '../mcp/results';
+import type { ClientTool, ClientTools, InvokeClientToolParams } from './tools';
+
+/**
+ * The methods of `@github/copilot-language-server` this client uses (checked against 1.539.0:
+ * its README for the handshake and sign-in, its `dist/main.js` for the conversation methods and
+ * their TypeBox schemas). Requests the server sends to a client are answered as `[result, error]`,
+ * which it unpacks.
+ */
+export const METHODS = {
+  initialize: 'initialize',
+  initialized: 'initialized',
+  didChangeConfiguration: 'workspace/didChangeConfiguration',
+  /** `{options?: {localChecksOnly?, forceRefresh?}}` → `{status: "OK" | "NotSignedIn" | ..., user?}`. */
+  checkStatus: 'checkStatus',
+  /** `{tools: [{name, description, inputSchema?}]}` → every tool the model may get. */
+  registerTools: 'conversation/registerTools',
+  /** Server → client: `{name, input, conversationId, turnId, roundId, toolCallId}`. */
+  invokeClientTool: 'conversation/invokeClientTool',
+  /** Server → client: `{name, title, message, input, conversationId, turnId, roundId, toolCallId}`
+   * → `[{result: "accept" | "dismiss"}, null]`. */
+  invokeClientToolConfirmation: 'conversation/invokeClientToolConfirmation',
+  shutdown: 'shutdown',
+  exit: 'exit',
+} as const;
+
+/** How to start the language server. */
+export interface ServerCommand {
+  command: string;
+  args: string[];
+  /** `npx` on Windows is a `.cmd`, which needs a shell. */
+  shell?: boolean;
+  /** Where the command came from, for the log. */
+  source: '--server' | 'COPILOT_LS_PATH' | 'npx';
+}
+
+/**
+ * The language server to start: `--server <path>`, else `$COPILOT_LS_PATH`, else `npx --yes
+ * @github/copilot-language-server`. A `.js`/`.cjs`/`.mjs` file (such as the package's
+ * `dist/language-server.js`) runs with this Node.js; anything else is run as it is (the native
+ * `copilot-language-server` binary). Always with `--stdio`.
+ */
+export function serverCommand(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): ServerCommand {
+  const given = explicit?.trim() ? { file: explicit.trim(), source: '--server' as const } : undefined;
+  const fromEnv = env.COPILOT_LS_PATH?.trim() ? { file: env.COPILOT_LS_PATH.trim(), source: 'COPILOT_LS_PATH' as const } : undefined;
+  const chosen = given ?? fromEnv;
+  if (chosen) {
+    const file = path.resolve(chosen.file);
+    return /\.[cm]?js$/i.test(file)
+      ? { command: process.execPath, args: [file, '--stdio'], source: chosen.source }
+      : { command: file, args: ['--stdio'], source: chosen.source };
+  }
+  const windows = process.platform === 'win32';
+  return {
+    command: windows ? 'npx.cmd' : 'npx',
+    args: ['--yes', '@github/copilot-language-server', '--stdio'],
+    shell: windows,
+    source: 'npx',
+  };
+}
+
+export interface CopilotLsClientOptions {
+  server: ServerCommand;
+  /** The folder the language server is told about (`workspaceFolders`, `rootUri`). */
+  workspaceFolder: string;
+  /** The Secretary's version, sent as `editorPluginInfo`. */
+  version: string;
+  tools: ClientTools;
+  log: Logger;
+}
+
+/**
+ * A JSON-RPC client of the Copilot language server over its stdio (Content-Length framing, by
+ * `vscode-jsonrpc`): starts the server, does the LSP handshake the server asks for
+ * (`initialize` with `editorInfo`/`editorPluginInfo`, `initialized`,
+ * `workspace/didChangeConfiguration`), reports the sign-in status, registers the Secretary's tools
+ * and then serves `conversation/invokeClientTool` (and accepts every
+ * `conversation/invokeClientToolConfirmation`) until the server exits.
+ */
+export class CopilotLsClient {
+  private child: ChildProcess | undefined;
+  private connection: MessageConnection | undefined;
+  private exitCode: Promise<number> | undefined;
+  private registered = 0;
+
+  constructor(private readonly options: CopilotLsClientOptions) {}
+
+  /** How many tools the server has been given so far. */
+  get registeredCount(): number {
+    return this.registered;
+  }
+
+  /** Starts the server, completes the handshake and registers the active tools. Rejects when the
+   * server cannot be started or refuses the handshake or the registration. */
+  async start(): Promise<void> {
+    const { server, log } = this.options;
+    log.info(`starting the Copilot language server (${server.source}): ${[server.command, ...server.args].join(' ')}`);
+    const child = spawn(server.command, server.args, { stdio: ['pipe', 'pipe', 'pipe'], shell: server.shell ?? false, windowsHide: true });
+    this.child = child;
+    const spawned = new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err) => reject(new Error(`cannot start the Copilot language server (${server.command}): ${err.message}`)));
+    });
+    this.exitCode = new Promise<number>((resolve) => {
+      child.once('exit', (code, signal) => {
+        log.info(`the Copilot language server exited (${signal ?? `code ${code}`})`);
+        resolve(code ?? 1);
+      });
+      child.once('error', () => resolve(1));
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      for (const line of chunk.split(/\r?\n/).filter((l) => l.trim())) {
+        log.debug(`[language server] ${line}`);
+      }
+    });
+    await spawned;
+
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!), {
+      error: (message) => log.error(`JSON-RPC: ${message}`),
+      warn: (message) => log.warn(`JSON-RPC: ${message}`),
+      info: (message) => log.debug(`JSON-RPC: ${message}`),
+      log: (message) => log.debug(`JSON-RPC: ${message}`),
+    });
+    this.connection = connection;
+    this.listen(connection);
+    connection.listen();
+    // A server that dies before answering must not leave the handshake waiting forever.
+    const died = this.exitCode.then((code) => Promise.reject(new Error(`the Copilot language server exited (code ${code}) during start-up`)));
+    await Promise.race([this.handshake(connection), died]);
+  }
+
+  /** Resolves with the server's exit code (once it exits). */
+  whenExited(): Promise<number> {
+    return this.exitCode ?? Promise.resolve(0);
+  }
+
+  /** Asks the server to shut down (`shutdown`, `exit`), and ends it if it has not within 3 s. */
+  async dispose(): Promise<void> {
+    const child = this.child;
+    const connection = this.connection;
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      connection?.dispose();
+      return;
+    }
+    const exited = this.whenExited();
+    try {
+      await Promise.race([connection?.sendRequest(METHODS.shutdown), delay(2_000)]);
+      await connection?.sendNotification(METHODS.exit);
+    } catch {
+      // the server may already be gone
+    }
+    const timer = setTimeout(() => child.kill(), 3_000);
+    await exited;
+    clearTimeout(timer);
+    connection?.dispose();
+  }
+
+  private listen(connection: MessageConnection): void {
+    const { tools, log } = this.options;
+    connection.onRequest(METHODS.invokeClientTool, (params: InvokeClientToolParams) => tools.invoke(params));
+    connection.onRequest(METHODS.invokeClientToolConfirmation, (params: { name?: string; toolCallId?: string }) => {
+      log.debug(`confirmation asked for ${params?.name ?? 'a tool'}: accepted`);
+      return [{ result: 'accept' }, null];
+    });
+    // What the server may ask of any LSP client: answered so that it does not log failures.
+    connection.onRequest('workspace/configuration', (params: { items?: unknown[] }) => (params?.items ?? []).map(() => null));
+    connection.onRequest('window/workDoneProgress/create', () => null);
+    connection.onRequest('client/registerCapability', () => null);
+    connection.onRequest('client/unregisterCapability', () => null);
+    connection.onNotification('window/logMessage', (params: { message?: string }) => {
+      for (const line of String(params?.message ?? '').split(/\r?\n/).filter((l) => l.trim())) {
+        log.debug(`[language server] ${line}`);
+      }
+    });
+    connection.onNotification('didChangeStatus', (params: { kind?: string; message?: string }) => {
+      if (params?.message) {
+        log.info(`language server status: ${params.kind ?? ''} ${params.message}`.replace(/\s+/g, ' '));
+      }
+    });
+    connection.onError(([err]) => log.warn(`JSON-RPC connection: ${err.message}`));
+    tools.onDidLoad((loaded) => void this.register(connection, loaded));
+  }
+
+  private async handshake(connection: MessageConnection): Promise<void> {
+    const { workspaceFolder, version, tools, log } = this.options;
+    const uri = pathToFileURL(workspaceFolder).href;
+    await connection.sendRequest(METHODS.initialize, {
+      processId: process.pid,
+      clientInfo: { name: 'copilot-chat-secretary', version },
+      rootUri: uri,
+      workspaceFolders: [{ uri, name: path.basename(workspaceFolder) || workspaceFolder }],
+      capabilities: { workspace: { workspaceFolders: true, configuration: true } },
+      initializationOptions: {
+        editorInfo: { name: 'secretary-cli', version },
+        editorPluginInfo: { name: 'copilot-chat-secretary', version },
+      },
+    });
+    await connection.sendNotification(METHODS.initialized, {});
+    await connection.sendNotification(METHODS.didChangeConfiguration, { settings: {} });
+    await this.reportSignIn(connection);
+    const registered = await this.register(connection, tools.active());
+    if (!registered) {
+      throw new Error('the Copilot language server refused the tools (see the error above)');
+    }
+    log.info(`registered ${this.registered} tools with the Copilot language server; serving their calls`);
+  }
+
+  /** Logs whether a Copilot user is signed in: the server only calls tools in their agent-mode
+   * conversations. A server without `checkStatus` is only noted. */
+  private async reportSignIn(connection: MessageConnection): Promise<void> {
+    const { log } = this.options;
+    try {
+      const status = (await connection.sendRequest(METHODS.checkStatus, { options: { localChecksOnly: true } })) as { status?: string; user?: string } | null;
+      if (status?.user && (status.status === 'OK' || status.status === 'MaybeOK')) {
+        log.info(`signed in to Copilot as ${status.user}`);
+      } else {
+        log.warn(
+          `not signed in to Copilot (${status?.status ?? 'unknown'}): the tools are registered, but the language server calls them only in agent-mode conversations of a signed-in user`,
+        );
+      }
+    } catch (err) {
+      log.debug(`checkStatus failed: ${errorMessage(err)}`);
+    }
+  }
+
+  /** Sends `conversation/registerTools`; false (after logging why) when the server refuses. */
+  private async register(connection: MessageConnection, list: ClientTool[]): Promise<boolean> {
+    const { log } = this.options;
+    if (list.length === 0) {
+      return true;
+    }
+    try {
+      await connection.sendRequest(METHODS.registerTools, { tools: list });
+      this.registered += list.length;
+      log.debug(`registered: ${list.map((tool) => tool.name).join(', ')}`);
+      return true;
+    } catch (err) {
+      log.error(`conversation/registerTools failed: ${errorMessage(err)}`);
+      return false;
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
