@@ -201,23 +201,33 @@ pub trait Host {
     /// derives them from a recursive [`Host::list`] (enough for in-memory hosts; real hosts
     /// answer directly, since `list` skips folders such as `node_modules`).
     fn dirs(&self, area: Area, dir: &str) -> Result<Vec<String>, HostError> {
-        let mut out: Vec<String> = self
-            .list(area, dir, true)?
-            .iter()
-            .filter_map(|path| path.split_once('/').map(|(first, _)| first.to_string()))
-            .collect();
-        out.sort();
-        out.dedup();
-        Ok(out)
+        dirs_from_list(self, area, dir)
     }
     /// An HTTP GET. Any HTTP answer (404 and 500 included) is `Ok`; [`HostErrorKind::Network`]
     /// when no answer came (refused, timed out), [`HostErrorKind::Pending`] when an asynchronous
-    /// host has yet to fetch it (see there). The default: no network.
+    /// host has yet to fetch it (see there). Only read-only tools may call it: an asynchronous
+    /// host runs the tool again once it has fetched the URL. The default: no network.
     fn http_get(&self, _request: &HttpRequest) -> Result<HttpResponse, HostError> {
         Err(HostError::unavailable(
             "This host cannot make HTTP requests",
         ))
     }
+}
+
+/// The folders under `dir` as a recursive [`Host::list`] shows them (the folders holding files).
+pub fn dirs_from_list<H: Host + ?Sized>(
+    host: &H,
+    area: Area,
+    dir: &str,
+) -> Result<Vec<String>, HostError> {
+    let mut out: Vec<String> = host
+        .list(area, dir, true)?
+        .iter()
+        .filter_map(|path| path.split_once('/').map(|(first, _)| first.to_string()))
+        .collect();
+    out.sort();
+    out.dedup();
+    Ok(out)
 }
 
 /// An HTTP GET request of the core ([`Host::http_get`]).

@@ -687,7 +687,7 @@ fn network_errors_answer_with_the_local_libraries() {
         SEARCH_URL_NEXT,
         Ok(HttpResponse {
             status: 429,
-            body: r#"{"error": "rate_limited", "message": "Rate limited"}"#.into(),
+            body: r#"{"error": "rate_limited", "message": "Rate limited."}"#.into(),
         }),
     );
     let limited = resolve(&host, "next.js");

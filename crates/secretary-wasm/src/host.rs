@@ -10,16 +10,26 @@
 //!   stat?(area: string, path: string): { size: number; mtimeMs?: number } | null;  // optional
 //!   rootOf?(area: string): string | undefined;          // optional: the area's absolute folder
 //!   gitStatus?(repo: string): Uint8Array;               // optional: `git status --porcelain=v1 -z`
+//!   listDirs?(area: string, dir: string): string[];      // optional: the folders directly under dir
+//!   httpGet?(url: string, headers: Record<string, string>, timeoutMs: number):
+//!     { status: number; body: string };                  // optional: an HTTP GET (see below)
 //! }
 //! ```
 //!
-//! `area` is `workspace`, `workspaceState` or `globalState`. A thrown exception becomes a
-//! [`HostError`]: its `code` picks the kind (`SECRETARY_NO_AREA` → unavailable,
-//! `SECRETARY_PATH_REFUSED` → refused, anything else → I/O), its `message` the text. The bridge
-//! in TypeScript is `extension/src/host/nodeHost.ts`.
+//! `area` is `workspace`, `workspaceState`, `globalState`, `cargoRegistry` or `bundled`. A thrown
+//! exception becomes a [`HostError`]: its `code` picks the kind (`SECRETARY_NO_AREA` →
+//! unavailable, `SECRETARY_PATH_REFUSED` → refused, `SECRETARY_FETCH_PENDING` → pending,
+//! `SECRETARY_NETWORK` → network, anything else → I/O), its `message` the text. The bridge in
+//! TypeScript is `extension/src/host/nodeHost.ts`.
+//!
+//! `httpGet` is synchronous, but JavaScript fetches asynchronously: the host answers from the
+//! current call's cache, and on a miss throws `SECRETARY_FETCH_PENDING`, fetches, and runs the tool
+//! again (`extension/src/host/http.ts`).
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use secretary_core::host::{Area, FileInfo, Host, HostError, HostErrorKind};
+use secretary_core::host::{
+    Area, FileInfo, Host, HostError, HostErrorKind, HttpRequest, HttpResponse,
+};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -32,6 +42,11 @@ impl JsHost {
     /// `None` for `undefined` and `null` (the host offers no I/O).
     pub fn from_js(object: JsValue) -> Option<JsHost> {
         (object.is_object()).then_some(JsHost { object })
+    }
+
+    /// Whether the host object has this (optional) method.
+    fn has(&self, method: &str) -> bool {
+        Reflect::get(&self.object, &JsValue::from_str(method)).is_ok_and(|f| f.is_function())
     }
 
     fn call(&self, method: &str, args: &[JsValue]) -> Result<JsValue, HostError> {
@@ -64,6 +79,8 @@ fn host_error(method: &str, err: &JsValue) -> HostError {
     let kind = match field("code").as_deref() {
         Some("SECRETARY_NO_AREA") => HostErrorKind::Unavailable,
         Some("SECRETARY_PATH_REFUSED") => HostErrorKind::Refused,
+        Some("SECRETARY_FETCH_PENDING") => HostErrorKind::Pending,
+        Some("SECRETARY_NETWORK") => HostErrorKind::Network,
         _ => HostErrorKind::Io,
     };
     HostError::new(kind, message)
@@ -125,6 +142,54 @@ impl Host for JsHost {
             .dyn_into::<Uint8Array>()
             .map(|bytes| bytes.to_vec())
             .map_err(|_| HostError::io("host.gitStatus must return a Uint8Array"))
+    }
+
+    fn dirs(&self, area: Area, dir: &str) -> Result<Vec<String>, HostError> {
+        if !self.has("listDirs") {
+            return secretary_core::host::dirs_from_list(self, area, dir);
+        }
+        let value = self.call("listDirs", &args(area, dir))?;
+        let array = value
+            .dyn_into::<Array>()
+            .map_err(|_| HostError::io("host.listDirs must return an array of strings"))?;
+        Ok(array.iter().filter_map(|item| item.as_string()).collect())
+    }
+
+    fn http_get(&self, request: &HttpRequest) -> Result<HttpResponse, HostError> {
+        if !self.has("httpGet") {
+            return Err(HostError::unavailable(
+                "This host cannot make HTTP requests",
+            ));
+        }
+        let headers = js_sys::Object::new();
+        for (name, value) in &request.headers {
+            Reflect::set(
+                &headers,
+                &JsValue::from_str(name),
+                &JsValue::from_str(value),
+            )
+            .map_err(|err| host_error("httpGet", &err))?;
+        }
+        let value = self.call(
+            "httpGet",
+            &[
+                JsValue::from_str(&request.url),
+                headers.into(),
+                JsValue::from_f64(request.timeout_ms as f64),
+            ],
+        )?;
+        let field = |name: &str| Reflect::get(&value, &JsValue::from_str(name)).ok();
+        let status = field("status")
+            .and_then(|v| v.as_f64())
+            .filter(|n| (100.0..1000.0).contains(n))
+            .ok_or_else(|| HostError::io("host.httpGet must return {status, body}"))?;
+        let body = field("body")
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+        Ok(HttpResponse {
+            status: status as u16,
+            body,
+        })
     }
 
     /// Optional in the bridge: a host without `stat`, or a failing one, tells nothing.

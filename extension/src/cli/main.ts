@@ -3,7 +3,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { WasmCore } from '../core/wasm';
-import { standaloneHost } from '../host/nodeHost';
+import { bundledDocsDir, standaloneHost } from '../host/nodeHost';
 import { stderrLogger, type Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import { openSessions } from '../sessions/standalone';
@@ -87,9 +87,16 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${core.version}\n`);
     return 0;
   }
-  // Flags and content (also for `mcp`): the core's I/O bridge over the workspace folder and the
-  // state folder (--state-dir, else SECRETARY_STATE_DIR, else the platform's state folder).
-  core.setHost(standaloneHost({ workspaceFolder: path.resolve(values.workspace ?? process.cwd()), stateDir: values['state-dir'] }));
+  // Flags, content, library docs (also for `mcp`): the core's I/O bridge over the workspace folder,
+  // the state folder (--state-dir, else SECRETARY_STATE_DIR, else the platform's state folder), the
+  // cargo registry sources and the library docs shipped beside dist/.
+  core.setHost(
+    standaloneHost({
+      workspaceFolder: path.resolve(values.workspace ?? process.cwd()),
+      stateDir: values['state-dir'],
+      bundledDocs: bundledDocsDir(path.resolve(__dirname, '..')),
+    }),
+  );
   core.setIncludeExamples(/^(1|true|yes)$/i.test(process.env.MCP_INCLUDE_EXAMPLE_TOOLS ?? ''));
   const [command, ...rest] = positionals;
   const json = Boolean(values.json);

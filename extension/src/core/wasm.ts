@@ -1,6 +1,7 @@
 import * as path from 'path';
 
 import type { HostBridge } from '../host/bridge';
+import { HttpExchange, MAX_HTTP_REPLAYS, withHttp, type HttpOutcome, type HttpRequest } from '../host/http';
 import type { Logger } from '../log';
 
 /** What the plan for a file says to read (see `SessionStore::plan` in the core). */
@@ -133,8 +134,34 @@ export class WasmCore {
     }
   }
 
+  /** Runs a tool synchronously. Tools that make HTTP requests (library docs) need `invokeAsync`; here
+   * they answer that this host cannot make HTTP requests. */
   invoke(name: string, args: unknown, workspace: string | undefined): string {
     return this.run((handle) => handle.invoke(name, JSON.stringify(args ?? {}), workspace, this.host));
+  }
+
+  /**
+   * Runs a tool with HTTP: the host answers the core's GETs from this call's `HttpExchange`; when the
+   * core asked for a URL not fetched yet, the URLs are fetched and the call runs again (at most
+   * `MAX_HTTP_REPLAYS` times; see `host/http.ts`). Tools without HTTP run once, as with `invoke`.
+   */
+  async invokeAsync(
+    name: string,
+    args: unknown,
+    workspace: string | undefined,
+    fetcher?: (request: HttpRequest) => Promise<HttpOutcome>,
+  ): Promise<string> {
+    const argsJson = JSON.stringify(args ?? {});
+    const exchange = new HttpExchange(fetcher);
+    const host = this.host && withHttp(this.host, exchange);
+    for (let round = 0; ; round++) {
+      const text = this.run((handle) => handle.invoke(name, argsJson, workspace, host));
+      if (!exchange.hasPending || round >= MAX_HTTP_REPLAYS) {
+        return text;
+      }
+      const urls = await exchange.fetchPending();
+      this.log.debug(`Tool ${name} fetched ${urls.join(', ')}; running it again`);
+    }
   }
 
   /** Renders a prompt of the core: its tools' logic called directly, not the tool path. */

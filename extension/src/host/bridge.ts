@@ -4,13 +4,18 @@
  * resolves an area to a folder and does the file system work, strictly inside that folder.
  *
  * Errors are thrown; their `code` tells the core what failed: `SECRETARY_NO_AREA` (this host has no
- * folder for the area), `SECRETARY_PATH_REFUSED` (the path would leave the area), anything else I/O.
+ * folder for the area), `SECRETARY_PATH_REFUSED` (the path would leave the area, or writes a read-only
+ * area), `SECRETARY_FETCH_PENDING` / `SECRETARY_NETWORK` (`httpGet`), anything else I/O.
  */
 
-/** Named roots the host resolves: the workspace folder, this workspace's state, the global state. */
-export type AreaName = 'workspace' | 'workspaceState' | 'globalState';
+/** Named roots the host resolves: the workspace folder, this workspace's state, the global state, and
+ * two read-only ones: the cargo registry sources (`$CARGO_HOME/registry/src`) and the bundled library docs. */
+export type AreaName = 'workspace' | 'workspaceState' | 'globalState' | 'cargoRegistry' | 'bundled';
 
-export const AREAS: readonly AreaName[] = ['workspace', 'workspaceState', 'globalState'];
+export const AREAS: readonly AreaName[] = ['workspace', 'workspaceState', 'globalState', 'cargoRegistry', 'bundled'];
+
+/** Areas the core only reads: writes and removals there are refused. */
+export const READ_ONLY_AREAS: ReadonlySet<AreaName> = new Set<AreaName>(['cargoRegistry', 'bundled']);
 
 export interface HostBridge {
   /** A file's bytes, `null` when it does not exist. */
@@ -29,9 +34,17 @@ export interface HostBridge {
   rootOf?(area: AreaName): string | undefined;
   /** Optional: `git status --porcelain=v1 -z --untracked-files=all` of a workspace folder (get_changed_files). */
   gitStatus?(repo: string): Uint8Array;
+  /** Optional: the names of the folders directly under `dir` (library docs: `node_modules/*`, venvs, registries). */
+  listDirs?(area: AreaName, dir: string): string[];
+  /**
+   * Optional: an HTTP GET, synchronous for the core. Hosts answer from the current call's cache
+   * (`host/http.ts`): a miss throws `SECRETARY_FETCH_PENDING`, the adapter fetches and runs the tool
+   * again; a failed fetch throws `SECRETARY_NETWORK`. Any HTTP status is an answer.
+   */
+  httpGet?(url: string, headers: Record<string, string>, timeoutMs: number): { status: number; body: string };
 }
 
-export type HostErrorCode = 'SECRETARY_NO_AREA' | 'SECRETARY_PATH_REFUSED';
+export type HostErrorCode = 'SECRETARY_NO_AREA' | 'SECRETARY_PATH_REFUSED' | 'SECRETARY_FETCH_PENDING' | 'SECRETARY_NETWORK';
 
 /** An error the bridge throws on purpose (its `code` reaches the core). */
 export class HostError extends Error {

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { HostError, type AreaName, type HostBridge } from './bridge';
+import { HostError, READ_ONLY_AREAS, type AreaName, type HostBridge } from './bridge';
 import { gitStatusCli } from './gitStatus';
 
 /** A root: a folder, or a function giving the current one (the open workspace folder may change). */
@@ -79,6 +79,7 @@ export class NodeHost implements HostBridge {
   }
 
   writeAtomic(area: AreaName, rel: string, bytes: Uint8Array): void {
+    refuseReadOnly(area, rel);
     const target = this.resolve(area, rel, true) as string;
     const dir = path.dirname(target);
     fs.mkdirSync(dir, { recursive: true });
@@ -108,6 +109,7 @@ export class NodeHost implements HostBridge {
   }
 
   remove(area: AreaName, rel: string): boolean {
+    refuseReadOnly(area, rel);
     const target = this.resolve(area, rel, false);
     if (target === undefined) {
       return false;
@@ -166,6 +168,43 @@ export class NodeHost implements HostBridge {
     };
     walk(base, '', 0);
     return out;
+  }
+
+  /**
+   * The names of the folders directly under `dir`, sorted; linked folders count when their real path
+   * stays inside the area (pnpm's `node_modules/<name>` links into `node_modules/.pnpm`).
+   */
+  listDirs(area: AreaName, dir: string): string[] {
+    const base = this.resolve(area, dir, false, true);
+    if (base === undefined) {
+      return [];
+    }
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(base, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    const realRoot = this.realRoot(area);
+    const out: string[] = [];
+    for (const entry of entries) {
+      if (out.length >= this.maxListEntries) {
+        break;
+      }
+      if (entry.isDirectory()) {
+        out.push(entry.name);
+      } else if (entry.isSymbolicLink()) {
+        try {
+          const real = fs.realpathSync(path.join(base, entry.name));
+          if (realRoot && isInside(realRoot, real) && fs.statSync(real).isDirectory()) {
+            out.push(entry.name);
+          }
+        } catch {
+          // A dangling link.
+        }
+      }
+    }
+    return out.sort();
   }
 
   setting(key: string): unknown {
@@ -289,6 +328,13 @@ export function checkRelative(rel: string, allowRoot = false): string[] {
   return segments;
 }
 
+/** The cargo registry sources and the bundled docs are only read. */
+function refuseReadOnly(area: AreaName, rel: string): void {
+  if (READ_ONLY_AREAS.has(area)) {
+    throw new HostError('SECRETARY_PATH_REFUSED', `Path ${JSON.stringify(rel)} refused: ${describe(area)} are read-only`);
+  }
+}
+
 function isInside(root: string, candidate: string): boolean {
   if (candidate === root) {
     return true;
@@ -324,7 +370,65 @@ function describe(area: AreaName): string {
       return "this workspace's state folder";
     case 'globalState':
       return 'the global state folder';
+    case 'cargoRegistry':
+      return 'the cargo registry sources';
+    case 'bundled':
+      return 'the bundled library docs';
   }
+}
+
+/** Where cargo unpacks registry crates: `$CARGO_HOME/registry/src` (default `~/.cargo`). */
+export function cargoRegistrySources(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.CARGO_HOME ? path.resolve(env.CARGO_HOME) : path.join(os.homedir(), '.cargo');
+  return path.join(home, 'registry', 'src');
+}
+
+/** The library docs shipped in the VSIX, under the extension's (or the CLI package's) root. */
+export function bundledDocsDir(extensionRoot: string): string {
+  return path.join(extensionRoot, 'resources', 'library-docs');
+}
+
+/** The library-docs settings, and the environment variables that set them for the CLI and MCP server. */
+export const LIBRARY_DOCS_ENV: readonly { setting: string; env: string; kind: 'boolean' | 'string' | 'number' }[] = [
+  { setting: 'copilotChatSecretary.libraryDocs.context7.enabled', env: 'SECRETARY_CONTEXT7_ENABLED', kind: 'boolean' },
+  { setting: 'copilotChatSecretary.libraryDocs.context7.baseUrl', env: 'SECRETARY_CONTEXT7_BASE_URL', kind: 'string' },
+  { setting: 'copilotChatSecretary.libraryDocs.context7.timeoutMs', env: 'SECRETARY_CONTEXT7_TIMEOUT_MS', kind: 'number' },
+  { setting: 'copilotChatSecretary.libraryDocs.context7.apiKey', env: 'CONTEXT7_API_KEY', kind: 'string' },
+];
+
+/** The environment variables that pass the library-docs settings `get` returns on to a CLI or MCP server
+ * process (VS Code's MCP server definition); unset and empty values pass nothing. */
+export function libraryDocsEnv(get: (setting: string) => unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { setting, env } of LIBRARY_DOCS_ENV) {
+    const value = get(setting);
+    if ((typeof value === 'string' && value.trim()) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+      out[env] = String(value).trim();
+    }
+  }
+  return out;
+}
+
+/** The settings the environment sets (`SECRETARY_CONTEXT7_ENABLED=false` ...); unset or empty variables set nothing. */
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { setting, env: name, kind } of LIBRARY_DOCS_ENV) {
+    const raw = env[name]?.trim();
+    if (!raw) {
+      continue;
+    }
+    if (kind === 'boolean') {
+      out[setting] = !/^(0|false|no|off)$/i.test(raw);
+    } else if (kind === 'number') {
+      const value = Number(raw);
+      if (Number.isFinite(value)) {
+        out[setting] = value;
+      }
+    } else {
+      out[setting] = raw;
+    }
+  }
+  return out;
 }
 
 /**
@@ -364,15 +468,32 @@ export function stateRoots(stateDir: string, workspaceFolder: string | undefined
 
 /**
  * The bridge of a host outside VS Code (CLI, MCP server): the workspace folder, state under
- * `stateDir` (default `defaultStateDir()`), and settings from the workspace's `.vscode/settings.json`
- * (comments and trailing commas allowed), so `copilotChatSecretary.content.categories` applies there too.
+ * `stateDir` (default `defaultStateDir()`), the cargo registry sources (`CARGO_HOME`), the bundled
+ * library docs (`bundledDocs`), and settings from the workspace's `.vscode/settings.json` (comments and
+ * trailing commas allowed), so `copilotChatSecretary.content.categories` applies there too; the
+ * environment variables of `LIBRARY_DOCS_ENV` override the library-docs settings.
  */
-export function standaloneHost(options: { workspaceFolder?: string; stateDir?: string; env?: NodeJS.ProcessEnv }): NodeHost {
-  const stateDir = options.stateDir ? path.resolve(options.stateDir) : defaultStateDir(options.env);
+export function standaloneHost(options: {
+  workspaceFolder?: string;
+  stateDir?: string;
+  env?: NodeJS.ProcessEnv;
+  bundledDocs?: string;
+}): NodeHost {
+  const env = options.env ?? process.env;
+  const stateDir = options.stateDir ? path.resolve(options.stateDir) : defaultStateDir(env);
   const roots = stateRoots(stateDir, options.workspaceFolder);
-  const settings = options.workspaceFolder ? readSettings(path.join(options.workspaceFolder, '.vscode', 'settings.json')) : {};
+  const settings = {
+    ...(options.workspaceFolder ? readSettings(path.join(options.workspaceFolder, '.vscode', 'settings.json')) : {}),
+    ...settingsFromEnv(env),
+  };
   return new NodeHost({
-    roots: { workspace: options.workspaceFolder, workspaceState: roots.workspaceState, globalState: roots.globalState },
+    roots: {
+      workspace: options.workspaceFolder,
+      workspaceState: roots.workspaceState,
+      globalState: roots.globalState,
+      cargoRegistry: cargoRegistrySources(env),
+      bundled: options.bundledDocs,
+    },
     settings: (key) => settings[key],
   });
 }

@@ -1,16 +1,21 @@
 import * as vscode from 'vscode';
 
 import { porcelainFromChanges, type GitState } from './gitStatus';
-import { NodeHost } from './nodeHost';
+import { bundledDocsDir, cargoRegistrySources, NodeHost } from './nodeHost';
+
+const API_KEY_SETTING = 'copilotChatSecretary.libraryDocs.context7.apiKey';
 
 /**
  * The I/O bridge of the VS Code extension: the Node bridge over the extension's own folders.
  *
  * - `workspace`: the first folder of the open workspace (`file:` only; none in an empty window);
  * - `workspaceState`: `context.storageUri` (project flags; none in an empty window);
- * - `globalState`: `context.globalStorageUri` (global flags, memory).
+ * - `globalState`: `context.globalStorageUri` (global flags, memory);
+ * - `cargoRegistry`: `$CARGO_HOME/registry/src` (default `~/.cargo`), read only (library docs);
+ * - `bundled`: the extension's `resources/library-docs`, read only.
  *
- * Settings are read live, so a changed `copilotChatSecretary.content.categories` applies at once.
+ * Settings are read live, so a changed `copilotChatSecretary.content.categories` applies at once. The
+ * Context7 API key falls back to the `CONTEXT7_API_KEY` environment variable.
  */
 export function vscodeHost(context: vscode.ExtensionContext): NodeHost {
   const fileUri = (uri: vscode.Uri | undefined) => (uri?.scheme === 'file' ? uri.fsPath : undefined);
@@ -19,8 +24,13 @@ export function vscodeHost(context: vscode.ExtensionContext): NodeHost {
       workspace: () => fileUri(vscode.workspace.workspaceFolders?.[0]?.uri),
       workspaceState: () => fileUri(context.storageUri),
       globalState: () => fileUri(context.globalStorageUri),
+      cargoRegistry: cargoRegistrySources(),
+      bundled: bundledDocsDir(context.extensionPath),
     },
-    settings: (key) => vscode.workspace.getConfiguration().get(key),
+    settings: (key) => {
+      const value = vscode.workspace.getConfiguration().get(key);
+      return key === API_KEY_SETTING && !value ? process.env.CONTEXT7_API_KEY || undefined : value;
+    },
     gitStatus: gitExtensionStatus,
   });
 }

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { fileURLToPath } from 'url';
 import * as vscode from 'vscode';
 
+import { libraryDocsEnv } from '../host/nodeHost';
 import type { Logger } from '../log';
 import { EMPTY_WINDOW, workspaceKey } from '../sessions/discovery';
 
@@ -50,6 +51,8 @@ export function registerMcpServerProvider(
       // In desktop VS Code `process.execPath` is Electron, which runs as plain Node.js only with
       // ELECTRON_RUN_AS_NODE; in a VS Code server it is Node.js already.
       const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
+      // The library-docs settings (Context7 switch, URL, timeout, key) reach the server as variables.
+      Object.assign(env, libraryDocsEnv((key) => vscode.workspace.getConfiguration().get(key)));
       return [new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, args, env, version)];
     },
     resolveMcpServerDefinition: (server) => {
@@ -63,7 +66,7 @@ export function registerMcpServerProvider(
     changed,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (['mcp.enabled', 'scope', 'extraStorageRoots'].some((key) => event.affectsConfiguration(`${CONFIG}.${key}`))) {
+      if (['mcp.enabled', 'scope', 'extraStorageRoots', 'libraryDocs'].some((key) => event.affectsConfiguration(`${CONFIG}.${key}`))) {
         changed.fire();
       }
     }),

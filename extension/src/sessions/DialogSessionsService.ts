@@ -82,7 +82,8 @@ export class DialogSessionsService {
     if (this.readyFlag) {
       await this.refresh();
     }
-    return this.core.invoke(name, input, this.workspace);
+    // Async: tools that make HTTP requests (library docs) fetch and run again (`WasmCore.invokeAsync`).
+    return this.core.invokeAsync(name, input, this.workspace);
   }
 
   /** Renders a prompt of the core (the chat participant, MCP prompts) on fresh sessions, as

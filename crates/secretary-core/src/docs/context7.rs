@@ -251,10 +251,12 @@ pub fn error_message(status: u16, body: &str) -> String {
             .map(str::to_string)
     });
     let text = from_json.unwrap_or_else(|| body.trim().chars().take(200).collect());
-    if text.trim().is_empty() {
+    // The caller ends the sentence.
+    let text = text.trim().trim_end_matches('.');
+    if text.is_empty() {
         format!("HTTP {status}")
     } else {
-        format!("HTTP {status}: {}", text.trim())
+        format!("HTTP {status}: {text}")
     }
 }
 

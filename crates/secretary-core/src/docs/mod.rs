@@ -209,45 +209,39 @@ fn describe(host: &dyn Host, lib: &Library) -> Option<String> {
 }
 
 /// A GET through the host, or the tool's failure: pending (the host fetches and calls again),
-/// no answer (the network error with the local libraries), or an HTTP error status.
+/// no answer (the network error, with the local libraries), or an HTTP error status. `libs` lists
+/// the local libraries for the error texts; it is called only on an error.
 fn fetch(
     host: &dyn Host,
     settings: &Settings,
     url: String,
-    libs: &[Library],
+    libs: impl FnOnce() -> Vec<Library>,
     what: &str,
 ) -> Result<HttpResponse, ToolResult> {
+    let failure = |text: String, kind: &str| Err(ToolResult::failure(text, kind));
     match host.http_get(&settings.request(url.clone())) {
         Ok(response) if (200..300).contains(&response.status) => Ok(response),
-        Ok(response) if response.status == 404 => Err(ToolResult::failure(
+        Ok(response) => failure(
             format!(
                 "{what}: Context7 answered {}. {}",
                 context7::error_message(response.status, &response.body),
-                local_summary(libs)
+                local_summary(&libs())
             ),
-            "not_found",
-        )),
-        Ok(response) => Err(ToolResult::failure(
-            format!(
-                "{what}: Context7 answered {}. {}",
-                context7::error_message(response.status, &response.body),
-                local_summary(libs)
-            ),
-            "context7_error",
-        )),
-        Err(err) if err.kind == HostErrorKind::Pending => Err(ToolResult::failure(
+            if response.status == 404 { "not_found" } else { "context7_error" },
+        ),
+        Err(err) if err.kind == HostErrorKind::Pending => failure(
             format!("The host has not fetched {url} yet (an asynchronous host fetches it and runs the tool again)"),
             "fetch_pending",
-        )),
-        Err(err) => Err(ToolResult::failure(
+        ),
+        Err(err) => failure(
             format!(
                 "{what}, and Context7 ({}) could not be reached: {}. {}",
                 settings.base_url,
-                err.message.trim(),
-                local_summary(libs)
+                err.message.trim().trim_end_matches('.'),
+                local_summary(&libs())
             ),
             "network_error",
-        )),
+        ),
     }
 }
 
@@ -321,7 +315,7 @@ pub fn resolve(host: &dyn Host, library_name: &str) -> Result<ToolResult, ToolRe
         host,
         &settings,
         settings.search_url(search_name, name),
-        &libs,
+        || libs.clone(),
         &what,
     )?;
     let libraries = context7::parse_search(&response.body).map_err(|err| {
@@ -491,15 +485,8 @@ pub fn get_docs(
                     .unwrap_or(&remote)
             });
             let url = settings.context_url(&remote, topic, max_chars.div_ceil(3));
-            let response = match host.http_get(&settings.request(url.clone())) {
-                Ok(response) if (200..300).contains(&response.status) => response,
-                _ => {
-                    // Errors list the local libraries: discover them only now.
-                    let libs = local::discover(host);
-                    let what = format!("Could not get the docs of {remote}");
-                    fetch(host, &settings, url, &libs, &what)?
-                }
-            };
+            let what = format!("Could not get the docs of {remote}");
+            let response = fetch(host, &settings, url, || local::discover(host), &what)?;
             let Some(text) = context7::parse_context(&response.body) else {
                 return Err(ToolResult::failure(
                     format!(
