@@ -270,6 +270,12 @@ fn aliases_and_repositories_resolve() {
     assert_eq!(repo["libraries"][0]["match"], "repository");
     assert_eq!(repo["libraries"][1]["match"], "repository");
     // A crate's repository comes from its Cargo.toml in the registry.
+    // (`json`, the repository's last segment, matches no prefix: json-schema is not serde-rs/json.)
+    host.put(
+        Area::Workspace,
+        "node_modules/json-schema/package.json",
+        package("json-schema", "0.4.0", json!({})),
+    );
     let json_crate = resolve(&host, "serde-rs/json");
     assert_eq!(
         ids(&json_crate),

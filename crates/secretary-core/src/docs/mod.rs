@@ -123,6 +123,10 @@ pub fn find<'a>(host: &dyn Host, libs: &'a [Library], name: &str) -> Vec<Found<'
                 offer(*score, how);
             } else if normalized == local::normalize(key) {
                 offer(score - 5, "similar name");
+            } else if *how == "repository name" {
+                // A repository's last segment (`json` of serde-rs/json) is too short a word to
+                // match scopes and prefixes by.
+                continue;
             } else if scope.as_deref() == Some(key.as_str()) {
                 offer(60, "scope");
             } else if [format!("{key}-"), format!("{key}_")]
