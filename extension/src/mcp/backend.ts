@@ -15,7 +15,12 @@ export const NOT_OVER_MCP: ReadonlySet<string> = new Set(['tool_call']);
  */
 export function coreBackend(core: WasmCore, sessions: DialogSessionsService, prefix: string): ToolBackend {
   // Tools this server does not offer stay out of discovery too (and are refused by the core).
-  const configure = () => core.run((handle) => handle.configureTools(prefix, [], [...NOT_OVER_MCP]));
+  const semantic = semanticSearchFromEnv();
+  const configure = () =>
+    core.run((handle) => {
+      handle.configureTools(prefix, [], [...NOT_OVER_MCP]);
+      handle.setSemanticSearch(semantic);
+    });
   configure();
   core.onDidReset(configure);
   return {
@@ -25,4 +30,13 @@ export function coreBackend(core: WasmCore, sessions: DialogSessionsService, pre
     prompts: JSON.parse(core.run((handle) => handle.prompts())) as PromptListing[],
     prompt: (name, args) => sessions.renderPrompt(name, args),
   };
+}
+
+/**
+ * `SECRETARY_SEMANTIC_SEARCH=0` (or `false`, `off`, `no`) ranks `tool_find` and `search_requests`
+ * by TF-IDF alone, like the VS Code setting `copilotChatSecretary.search.semantic: false`.
+ */
+export function semanticSearchFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.SECRETARY_SEMANTIC_SEARCH?.trim().toLowerCase();
+  return !(value === '0' || value === 'false' || value === 'off' || value === 'no');
 }

@@ -373,3 +373,27 @@ test('a missing --storage folder fails at start with one line on stderr and noth
   assert.equal(run.stdout, '');
   assert.match(run.stderr, /--storage \/no\/such\/dir: no such folder/);
 });
+
+test('search_requests finds a paraphrase; SECRETARY_SEMANTIC_SEARCH=0 turns that off', async () => {
+  const query = { query: 'night theme switch' }; // no word of it occurs in the samples
+  const semantic = await start(['--storage', SAMPLES, '--all']);
+  try {
+    const found = await call(semantic.client, 'secretary_search_requests', query);
+    assert.equal(found.isError, false, found.text);
+    const results = found.json.results as { snippet: string; signals: string[] }[];
+    assert.ok(results.length > 0, found.text);
+    assert.match(results[0].snippet, /dark mode toggle/, found.text);
+    assert.deepEqual(results[0].signals, ['semantic']);
+  } finally {
+    await semantic.close();
+  }
+  const lexical = await start(['--storage', SAMPLES, '--all'], { SECRETARY_SEMANTIC_SEARCH: '0' });
+  try {
+    const none = await call(lexical.client, 'secretary_search_requests', query);
+    assert.equal(none.json.total, 0, none.text);
+    const words = await call(lexical.client, 'secretary_search_requests', { query: 'dark mode' });
+    assert.deepEqual((words.json.results as { signals: string[] }[])[0].signals, ['lexical']);
+  } finally {
+    await lexical.close();
+  }
+});
