@@ -11,6 +11,7 @@ import './mcp.test';
 import './infra.test';
 import './memory.test';
 import './participant.test';
+import './libraryDocs.test';
 
 export async function run(): Promise<void> {
   const results = await runAll();
