@@ -6,7 +6,7 @@ import { WasmCore } from '../core/wasm';
 import { bundledDocsDir, standaloneHost } from '../host/nodeHost';
 import { stderrLogger, type Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
-import { openSessions } from '../sessions/standalone';
+import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
 import { formatDialog, formatToolResult } from './format';
 
@@ -44,6 +44,9 @@ Options:
   --verbose           log what is read to stderr
   -h, --help          this help
   -v, --version       the version
+
+Environment:
+  SECRETARY_SEMANTIC_SEARCH=0   rank search and tool_find by TF-IDF alone (default: fused with embeddings)
 `;
 
 /** Exit codes: 0 success, 1 the tool or command failed, 2 bad usage. */
@@ -83,6 +86,10 @@ export async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const core = new WasmCore(path.join(__dirname, 'wasm'), log);
+  const semantic = semanticSearchFromEnv();
+  const configure = () => core.run((handle) => handle.setSemanticSearch(semantic));
+  configure();
+  core.onDidReset(configure);
   if (values.version) {
     process.stdout.write(`${core.version}\n`);
     return 0;

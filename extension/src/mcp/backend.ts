@@ -1,3 +1,4 @@
+import { semanticSearchFromEnv } from '../sessions/standalone';
 import type { WasmCore } from '../core/wasm';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import type { PromptListing } from '../chat/participant';
@@ -32,11 +33,3 @@ export function coreBackend(core: WasmCore, sessions: DialogSessionsService, pre
   };
 }
 
-/**
- * `SECRETARY_SEMANTIC_SEARCH=0` (or `false`, `off`, `no`) ranks `tool_find` and `search_requests`
- * by TF-IDF alone, like the VS Code setting `copilotChatSecretary.search.semantic: false`.
- */
-export function semanticSearchFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.SECRETARY_SEMANTIC_SEARCH?.trim().toLowerCase();
-  return !(value === '0' || value === 'false' || value === 'off' || value === 'no');
-}

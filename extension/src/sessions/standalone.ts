@@ -88,3 +88,12 @@ function comparable(folder: string): string {
   const trimmed = folder.length > 1 ? folder.replace(/[\\/]+$/, '') : folder;
   return process.platform === 'win32' || process.platform === 'darwin' ? trimmed.toLowerCase() : trimmed;
 }
+
+/**
+ * `SECRETARY_SEMANTIC_SEARCH=0` (or `false`, `off`, `no`) ranks `tool_find` and `search_requests`
+ * by TF-IDF alone, like the VS Code setting `copilotChatSecretary.search.semantic: false`.
+ */
+export function semanticSearchFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.SECRETARY_SEMANTIC_SEARCH?.trim().toLowerCase();
+  return !(value === '0' || value === 'false' || value === 'off' || value === 'no');
+}
