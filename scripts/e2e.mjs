@@ -52,10 +52,16 @@ options (each also settable by environment variable):
 other environment: SECRETARY_E2E_TEST_TIMEOUT_MS (per test, default 30000), SECRETARY_E2E_CHROMIUM (browser
 binary), SECRETARY_E2E_LOG_DIR (default .e2e/runs/<id>; logs are kept, tails printed on failure),
 SECRETARY_E2E_ALL_BUILTINS=1 (keep git, TS, JSON, npm... built-ins, skipped by default to speed up start-up),
+SECRETARY_E2E_GIT=1 (keep only the Git extension on, and register the tests that need it),
 SECRETARY_E2E_NO_SETUP=1 (scripts/e2e skips its scripts/e2e-setup check).
 Every variable given to scripts/e2e also reaches the extension host (tests may read process.env).`;
 
 // ---------------------------------------------------------------------------------------------- options
+/** SECRETARY_E2E_GIT=1: keep the built-in Git extension (vscode.git, vscode.git-base) on. */
+function gitRun() {
+  return truthy(process.env.SECRETARY_E2E_GIT || '');
+}
+
 function parseOptions(argv) {
   const env = process.env;
   const o = {
@@ -379,9 +385,9 @@ async function main() {
       'telemetry.telemetryLevel': 'off',
       'extensions.ignoreRecommendations': true,
       'workbench.tips.enabled': false,
-      // less start-up work competing with the extension under test on small machines
-      'git.enabled': false,
-      'git.autoRepositoryDetection': false,
+      // less start-up work competing with the extension under test on small machines (kept with
+      // SECRETARY_E2E_GIT=1, the run that tests get_changed_files through the Git extension)
+      ...(gitRun() ? {} : { 'git.enabled': false, 'git.autoRepositoryDetection': false }),
       'npm.autoDetect': 'off',
     };
     fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
@@ -410,7 +416,9 @@ async function main() {
     SECRETARY_E2E_RESULTS: results,
     SECRETARY_E2E_GREP: o.grep,
     // built-ins that only compete for the CPU at start-up (the test window has no repo, no TS/JS, no debugging)
-    ...(truthy(process.env.SECRETARY_E2E_ALL_BUILTINS || '') ? {} : { VSCODE_SKIP_BUILTIN_EXTENSIONS: QUIET_BUILTINS.join(',') }),
+    ...(truthy(process.env.SECRETARY_E2E_ALL_BUILTINS || '')
+      ? {}
+      : { VSCODE_SKIP_BUILTIN_EXTENSIONS: QUIET_BUILTINS.filter((id) => !gitRun() || !id.startsWith('vscode.git')).join(',') }),
     TMPDIR: sub('tmp'), // VS Code's IPC sockets land here and go away with the temp dir
     VSCODE_CLI: '', // never hand over to a running VS Code
   };

@@ -12,6 +12,7 @@ import './infra.test';
 import './memory.test';
 import './participant.test';
 import './libraryDocs.test';
+import './gitExtension.test';
 
 export async function run(): Promise<void> {
   const results = await runAll();
