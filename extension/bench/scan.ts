@@ -25,6 +25,43 @@ async function main(): Promise<void> {
   warm.sort((a, b) => a - b);
   process.stdout.write(`\n| scan of ${cold.files} session files | cold ms | warm ms (nothing changed, median of 9) |\n|---|---:|---:|\n`);
   process.stdout.write(`| ${cold.read} read, ${cold.failed} failed | ${coldMs.toFixed(1)} | ${warm[4].toFixed(1)} |\n`);
+
+  // search_requests over every request of those files, in the core (the first call builds the
+  // request index: TF-IDF alone, then hybrid) and through the service (which first checks every
+  // file for changes, as the CLI and MCP server do before each call).
+  const queries = ['dark mode toggle', 'persist the theme choice', 'night theme switch', 'playwright tests for the toggle',
+    'contrast of the colours', 'remember what the user picked', 'css custom properties', 'end-to-end browser checks'];
+  const p = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
+  const rows: string[] = [];
+  // The first call of any tool builds the tool catalog and parses the embedding table: not timed.
+  core.invoke('list_dialogs', { limit: 1 }, undefined);
+  for (const semantic of [false, true]) {
+    core.run((handle) => handle.setSemanticSearch(semantic));
+    const t = performance.now();
+    const first = JSON.parse(core.invoke('search_requests', { query: queries[0] }, undefined)) as { success: boolean };
+    const buildMs = performance.now() - t;
+    if (!first.success) throw new Error('search_requests failed');
+    const inCore: number[] = [];
+    const inService: number[] = [];
+    for (let i = 0; i < 400; i += 1) {
+      const q = performance.now();
+      core.invoke('search_requests', { query: queries[i % queries.length] }, undefined);
+      inCore.push(performance.now() - q);
+    }
+    for (let i = 0; i < 50; i += 1) {
+      const q = performance.now();
+      await service.invokeTool('search_requests', { query: queries[i % queries.length] });
+      inService.push(performance.now() - q);
+    }
+    inCore.sort((a, b) => a - b);
+    inService.sort((a, b) => a - b);
+    rows.push(
+      `| ${semantic ? 'hybrid (default)' : 'TF-IDF alone'} | ${buildMs.toFixed(1)} | ${p(inCore, 0.5).toFixed(2)} | ${p(inCore, 0.99).toFixed(2)} | ${p(inService, 0.5).toFixed(1)} |`,
+    );
+  }
+  process.stdout.write(
+    `\n| search_requests, requests of ${cold.files} files | first call ms (builds the index) | query p50 ms | p99 ms | p50 ms through the service (checks every file first) |\n|---|---:|---:|---:|---:|\n${rows.join('\n')}\n`,
+  );
 }
 
 void main();
