@@ -356,3 +356,119 @@ mod tests {
         assert!(check_value(&json!("x".repeat(MAX_STRING_CHARS + 1))).is_err());
     }
 }
+
+/// The bodies of the eight flag tools. A project tool and its global twin differ only in their
+/// [`Scope`] (and spec text), so each tool file keeps its spec and arguments and calls these.
+pub mod run {
+    use serde_json::{json, Value};
+
+    use super::{Resolved, Scope};
+    use crate::host;
+    use crate::tooling::{ToolContext, ToolResult};
+
+    /// `set_project_flag` / `set_feature_flag`: stores the value and says what it replaced (and,
+    /// for the project, which global value it now overrides).
+    pub fn set(ctx: &ToolContext, scope: Scope, name: &str, value: Value) -> ToolResult {
+        if let Err(err) = super::check_name(name).and_then(|()| super::check_value(&value)) {
+            return err;
+        }
+        let host = match host::require(ctx.host) {
+            Ok(host) => host,
+            Err(err) => return err,
+        };
+        let previous = match super::set(host, scope, name, value.clone()) {
+            Ok(previous) => previous,
+            Err(err) => return err,
+        };
+        let scope_name = match scope {
+            Scope::Project => "project",
+            Scope::Global => "global",
+        };
+        let mut out = json!({ "name": name, "value": value, "scope": scope_name });
+        if let Some(previous) = previous {
+            out["previous"] = previous;
+        }
+        let result = ToolResult::ok(out);
+        match overridden_global(host, scope, name) {
+            Some(global) => result.with_message(format!(
+                "Overrides the global value {global} in this workspace."
+            )),
+            None => result,
+        }
+    }
+
+    /// `get_project_flag` (project over global) / `get_feature_flag`.
+    pub fn get(ctx: &ToolContext, scope: Scope, name: &str) -> ToolResult {
+        if let Err(err) = super::check_name(name) {
+            return err;
+        }
+        let resolved =
+            match host::require(ctx.host).and_then(|host| super::resolve(host, scope, name)) {
+                Ok(resolved) => resolved,
+                Err(err) => return err,
+            };
+        let unset = resolved.source == "unset";
+        let result = ToolResult::ok(resolved.to_json());
+        if !unset {
+            return result;
+        }
+        result.with_message(match scope {
+            Scope::Project => format!("Flag {name} is not set for this project or globally."),
+            Scope::Global => format!("Global flag {name} is not set."),
+        })
+    }
+
+    /// `list_project_flags` (every flag in effect here) / `list_feature_flags`.
+    pub fn list(ctx: &ToolContext, scope: Scope) -> ToolResult {
+        let all = match host::require(ctx.host).and_then(|host| super::resolve_all(host, scope)) {
+            Ok(all) => all,
+            Err(err) => return err,
+        };
+        let total = all.len();
+        let flags: Vec<Value> = all.iter().map(Resolved::to_json).collect();
+        let result = ToolResult::ok(json!({ "flags": flags, "total": total }));
+        if total > 0 {
+            return result;
+        }
+        result.with_message(match scope {
+            Scope::Project => "No flags are set for this project or globally.",
+            Scope::Global => "No global flags are set.",
+        })
+    }
+
+    /// `delete_project_flag` (the global value, if any, applies again) / `delete_feature_flag`.
+    pub fn delete(ctx: &ToolContext, scope: Scope, name: &str) -> ToolResult {
+        if let Err(err) = super::check_name(name) {
+            return err;
+        }
+        let host = match host::require(ctx.host) {
+            Ok(host) => host,
+            Err(err) => return err,
+        };
+        let previous = match super::remove(host, scope, name) {
+            Ok(previous) => previous,
+            Err(err) => return err,
+        };
+        let mut out = json!({ "name": name, "removed": previous.is_some() });
+        if let Some(previous) = previous {
+            out["previous"] = previous;
+        }
+        let result = ToolResult::ok(out);
+        match overridden_global(host, scope, name) {
+            Some(global) => {
+                result.with_message(format!("The global value {global} applies again."))
+            }
+            None => result,
+        }
+    }
+
+    /// For a project flag: the global value of the same name, if set.
+    fn overridden_global(host: &dyn host::Host, scope: Scope, name: &str) -> Option<Value> {
+        match scope {
+            Scope::Project => super::load(host, Scope::Global)
+                .ok()
+                .and_then(|mut all| all.remove(name)),
+            Scope::Global => None,
+        }
+    }
+}

@@ -2,11 +2,10 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::try_tool;
 use crate::flags::{self, Scope};
-use crate::host;
 use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Arguments of `delete_feature_flag`.
@@ -42,12 +41,5 @@ pub static TOOL: ToolDef = ToolDef {
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    try_tool!(flags::check_name(&args.name));
-    let host = try_tool!(host::require(ctx.host));
-    let previous = try_tool!(flags::remove(host, Scope::Global, &args.name));
-    let mut out = json!({ "name": args.name, "removed": previous.is_some() });
-    if let Some(previous) = previous {
-        out["previous"] = previous;
-    }
-    ToolResult::ok(out)
+    flags::run::delete(ctx, Scope::Global, &args.name)
 }

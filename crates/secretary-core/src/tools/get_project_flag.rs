@@ -6,7 +6,6 @@ use serde_json::Value;
 
 use super::try_tool;
 use crate::flags::{self, Scope};
-use crate::host;
 use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Arguments of `get_project_flag`.
@@ -49,14 +48,5 @@ pub static TOOL: ToolDef = ToolDef {
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    try_tool!(flags::check_name(&args.name));
-    let host = try_tool!(host::require(ctx.host));
-    let resolved = try_tool!(flags::resolve(host, Scope::Project, &args.name));
-    let unset = resolved.source == "unset";
-    let result = ToolResult::ok(resolved.to_json());
-    if unset {
-        result.with_message(format!("Flag {} is not set for this project or globally.", args.name))
-    } else {
-        result
-    }
+    flags::run::get(ctx, Scope::Project, &args.name)
 }

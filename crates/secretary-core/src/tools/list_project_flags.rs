@@ -2,11 +2,10 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::try_tool;
 use crate::flags::{self, Scope};
-use crate::host;
 use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Arguments of `list_project_flags` (none).
@@ -42,14 +41,5 @@ pub static TOOL: ToolDef = ToolDef {
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let _: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let host = try_tool!(host::require(ctx.host));
-    let all = try_tool!(flags::resolve_all(host, Scope::Project));
-    let total = all.len();
-    let flags: Vec<Value> = all.iter().map(flags::Resolved::to_json).collect();
-    let result = ToolResult::ok(json!({ "flags": flags, "total": total }));
-    if total == 0 {
-        result.with_message("No flags are set for this project or globally.")
-    } else {
-        result
-    }
+    flags::run::list(ctx, Scope::Project)
 }

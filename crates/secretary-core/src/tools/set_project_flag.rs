@@ -2,11 +2,10 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::try_tool;
 use crate::flags::{self, Scope};
-use crate::host;
 use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Arguments of `set_project_flag`.
@@ -54,18 +53,5 @@ pub static TOOL: ToolDef = ToolDef {
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    try_tool!(flags::check_name(&args.name));
-    try_tool!(flags::check_value(&args.value));
-    let host = try_tool!(host::require(ctx.host));
-    let previous = try_tool!(flags::set(host, Scope::Project, &args.name, args.value.clone()));
-    let mut out = json!({ "name": args.name, "value": args.value, "scope": "project" });
-    if let Some(previous) = previous {
-        out["previous"] = previous;
-    }
-    let global = flags::load(host, Scope::Global).ok().and_then(|mut all| all.remove(&args.name));
-    let result = ToolResult::ok(out);
-    match global {
-        Some(global) => result.with_message(format!("Overrides the global value {global} in this workspace.")),
-        None => result,
-    }
+    flags::run::set(ctx, Scope::Project, &args.name, args.value)
 }
