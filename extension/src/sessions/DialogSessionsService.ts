@@ -31,6 +31,10 @@ export class DialogSessionsService {
   private readyFlag = false;
   private started: Promise<SyncReport> | undefined;
   private watching: { dispose(): void } | undefined;
+  /** Deferred tools an agent loaded with `tool_load` (names as given), loaded again after the core
+   * was re-instantiated: a trap must not make an agent's tools vanish mid-dialog. */
+  private readonly loadedTools = new Set<string>();
+  private reloadPending = false;
 
   constructor(
     readonly core: WasmCore,
@@ -41,7 +45,11 @@ export class DialogSessionsService {
     this.workspace = options.workspace;
     this.readyTimeoutMs = options.readyTimeoutMs ?? 10_000;
     this.sync = new SessionSync(core, scope, log, options.debounceMs ?? 300);
-    core.onDidReset(() => core.run((h) => h.setReady(this.readyFlag)));
+    core.onDidReset(() => {
+      core.run((h) => h.setReady(this.readyFlag));
+      // Not here: the host's own reset listeners (tool names, settings) must run first.
+      this.reloadPending = this.loadedTools.size > 0;
+    });
   }
 
   get currentWorkspace(): string | undefined {
@@ -82,8 +90,38 @@ export class DialogSessionsService {
     if (this.readyFlag) {
       await this.refresh();
     }
+    if (this.reloadPending) {
+      this.reloadPending = false;
+      await this.reloadTools();
+    }
     // Async: tools that make HTTP requests (library docs) fetch and run again (`WasmCore.invokeAsync`).
-    return this.core.invokeAsync(name, input, this.workspace);
+    const text = await this.core.invokeAsync(name, input, this.workspace);
+    if (name === 'tool_load') {
+      this.noteLoaded(input, text);
+    }
+    return text;
+  }
+
+  private noteLoaded(input: unknown, text: string): void {
+    const names = (input as { names?: unknown } | undefined)?.names;
+    if (!Array.isArray(names) || !(parse<{ success?: boolean }>(text)?.success ?? false)) {
+      return;
+    }
+    for (const name of names) {
+      if (typeof name === 'string') {
+        this.loadedTools.add(name);
+      }
+    }
+  }
+
+  private async reloadTools(): Promise<void> {
+    const names = [...this.loadedTools];
+    const text = await this.core.invokeAsync('tool_load', { names }, this.workspace);
+    if (parse<{ success?: boolean }>(text)?.success) {
+      this.log.info(`loaded ${names.join(', ')} again after the core restarted`);
+    } else {
+      this.log.error(`could not load ${names.join(', ')} again after the core restarted: ${text}`);
+    }
   }
 
   /** Renders a prompt of the core (the chat participant, MCP prompts) on fresh sessions, as

@@ -170,3 +170,25 @@ test('VS Code\'s own files beside chatSessions do not wake the sync', async () =
     samples.cleanup();
   }
 });
+
+test('tools an agent loaded are loaded again after the core traps and restarts', async () => {
+  const samples = copySamples();
+  try {
+    const { core, service } = open(samples.dir);
+    await service.start(false);
+    const call_ = (name: string, args: unknown) => call(service, name, args);
+    const before = await call_('resolve_library_id', { libraryName: 'left-pad' });
+    assert.equal(before.error_type, 'not_loaded', JSON.stringify(before));
+    assert.equal((await call_('tool_load', { names: ['resolve_library_id'] })).success, true);
+    const loaded = await call_('resolve_library_id', { libraryName: 'left-pad' });
+    assert.notEqual(loaded.error_type, 'not_loaded', JSON.stringify(loaded));
+
+    assert.throws(() => core.run((_h, m) => m.debugTrap()));
+    assert.equal(core.resetCount, 1);
+    const after = await call_('resolve_library_id', { libraryName: 'left-pad' });
+    assert.notEqual(after.error_type, 'not_loaded', JSON.stringify(after));
+    assert.equal((await call_('get_first_request', {})).success, true, 'the sessions came back too');
+  } finally {
+    samples.cleanup();
+  }
+});
