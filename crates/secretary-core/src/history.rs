@@ -28,7 +28,7 @@ pub struct RequestIndex {
 /// The cosine a request with no query word in it needs to be returned at all. Higher than for
 /// tools: a user's history is large and varied, and "No matching requests." must stay possible
 /// for a query about something never discussed.
-const MIN_SEMANTIC: f32 = 0.35;
+const MIN_SEMANTIC: f32 = 0.3;
 
 /// How requests are ranked: the same hybrid engine as tool search (TF-IDF fused with the static
 /// embeddings; past requests are prose too), or TF-IDF alone when the semantic setting is off.

@@ -72,7 +72,7 @@ impl Default for HybridOptions {
         HybridOptions {
             lexical: SearchOptions::default(),
             semantic: true,
-            semantic_weight: 0.6,
+            semantic_weight: 0.65,
             name_weight: 1.0,
             min_semantic: 0.2,
             semantic_candidates: 100,
