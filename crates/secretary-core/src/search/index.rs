@@ -545,25 +545,9 @@ impl Index {
         if limit == 0 || self.n_docs == 0 {
             return Vec::new();
         }
-        let qterms = self.query_terms(query);
-        if qterms.is_empty() {
+        let lexical = self.score_all(query);
+        if lexical.qterms.is_empty() {
             return Vec::new();
-        }
-        // Dense accumulator: one add per posting, no hashing. Every weight is positive, so a
-        // zero score means "not touched yet".
-        let mut scores = vec![0f32; self.n_docs];
-        let mut touched: Vec<u32> = Vec::new();
-        for qt in &qterms {
-            for &(id, factor) in &qt.terms {
-                let (docs, weights) = self.postings(id);
-                for (&d, &w) in docs.iter().zip(weights) {
-                    let slot = &mut scores[d as usize];
-                    if *slot == 0.0 {
-                        touched.push(d);
-                    }
-                    *slot += w * factor;
-                }
-            }
         }
 
         // Top k by a bounded min-heap of the best so far: almost every touched document is
@@ -572,8 +556,8 @@ impl Index {
         let mut best: BinaryHeap<Reverse<Ranked>> = BinaryHeap::with_capacity(limit + 1);
         // Score of the current k-th best, for a cheap first test (scores are finite, >= 0).
         let mut threshold = f32::NEG_INFINITY;
-        for &d in &touched {
-            let score = scores[d as usize];
+        for &d in &lexical.touched {
+            let score = lexical.scores[d as usize];
             if score < threshold {
                 continue;
             }
@@ -594,21 +578,10 @@ impl Index {
 
         ranked
             .into_iter()
-            .map(|Ranked { score, doc: d }| {
-                let matched = qterms
-                    .iter()
-                    .filter(|qt| {
-                        qt.terms
-                            .iter()
-                            .any(|&(id, _)| self.postings(id).0.binary_search(&d).is_ok())
-                    })
-                    .map(|qt| qt.surface.clone())
-                    .collect();
-                Hit {
-                    doc: d as usize,
-                    score,
-                    matched,
-                }
+            .map(|Ranked { score, doc: d }| Hit {
+                doc: d as usize,
+                score,
+                matched: self.matched_words(&lexical, d),
             })
             .collect()
     }
@@ -626,6 +599,8 @@ impl Index {
     /// The lexical score of every document for `query` (the dense form of [`Index::search`]).
     pub(crate) fn score_all(&self, query: &str) -> LexicalScores {
         let qterms = self.query_terms(query);
+        // Dense accumulator: one add per posting, no hashing. Every weight is positive, so a
+        // zero score means "not touched yet".
         let mut scores = vec![0f32; self.n_docs];
         let mut touched: Vec<u32> = Vec::new();
         for qt in &qterms {
