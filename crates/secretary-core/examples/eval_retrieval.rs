@@ -351,20 +351,28 @@ fn timing_hybrid(
         builds[0],
         builds[builds.len() - 1]
     );
+    query_timing("hybrid timing", queries, |q| {
+        std::hint::black_box(index.search(q, 10));
+    });
+}
+
+/// Times `search` over the first 2,000 queries (after 200 warm-up calls) and prints p50, p90,
+/// p99 and max in microseconds, prefixed by `label`.
+fn query_timing(label: &str, queries: &[(String, usize)], search: impl Fn(&str)) {
     let sample: Vec<&str> = queries.iter().take(2000).map(|(q, _)| q.as_str()).collect();
     for q in sample.iter().take(200) {
-        std::hint::black_box(index.search(q, 10));
+        search(q);
     }
     let mut micros = Vec::with_capacity(sample.len());
     for q in &sample {
         let start = Instant::now();
-        std::hint::black_box(index.search(q, 10));
+        search(q);
         micros.push(start.elapsed().as_secs_f64() * 1e6);
     }
     micros.sort_by(f64::total_cmp);
     let pct = |p: f64| micros[((micros.len() - 1) as f64 * p).round() as usize];
     println!(
-        "hybrid timing: {} queries (limit 10): p50 {:.1} us, p90 {:.1} us, p99 {:.1} us, max {:.1} us",
+        "{label}: {} queries (limit 10): p50 {:.1} us, p90 {:.1} us, p99 {:.1} us, max {:.1} us",
         micros.len(),
         pct(0.5),
         pct(0.9),
@@ -442,26 +450,9 @@ fn timing(docs: &[Document], queries: &[(String, usize)], options: &SearchOption
         builds[0],
         builds[builds.len() - 1]
     );
-    let sample: Vec<&str> = queries.iter().take(2000).map(|(q, _)| q.as_str()).collect();
-    for q in sample.iter().take(200) {
+    query_timing("timing", queries, |q| {
         std::hint::black_box(index.search(q, 10));
-    }
-    let mut micros = Vec::with_capacity(sample.len());
-    for q in &sample {
-        let start = Instant::now();
-        std::hint::black_box(index.search(q, 10));
-        micros.push(start.elapsed().as_secs_f64() * 1e6);
-    }
-    micros.sort_by(f64::total_cmp);
-    let pct = |p: f64| micros[((micros.len() - 1) as f64 * p).round() as usize];
-    println!(
-        "timing: {} queries (limit 10): p50 {:.1} us, p90 {:.1} us, p99 {:.1} us, max {:.1} us",
-        micros.len(),
-        pct(0.5),
-        pct(0.9),
-        pct(0.99),
-        pct(1.0)
-    );
+    });
 }
 
 /// Grid search over the main tunables on half A only, then the best settings' figures on half B:
