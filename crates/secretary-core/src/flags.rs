@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::host::{Area, Host};
-use crate::tooling::ToolResult;
+use crate::tooling::{kind_of, ToolResult};
 
 /// The file of each scope, relative to its area.
 pub const FLAGS_FILE: &str = "flags.json";
@@ -111,17 +111,6 @@ pub fn name_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         "pattern": "^[A-Za-z][A-Za-z0-9_.-]{0,63}$",
         "maxLength": 64
     })
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// The flags of a scope; empty when its file does not exist yet.
