@@ -1,4 +1,3 @@
-import { semanticSearchFromEnv } from '../sessions/standalone';
 import type { WasmCore } from '../core/wasm';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import type { PromptListing } from '../chat/participant';
@@ -16,12 +15,8 @@ export const NOT_OVER_MCP: ReadonlySet<string> = new Set(['tool_call']);
  */
 export function coreBackend(core: WasmCore, sessions: DialogSessionsService, prefix: string): ToolBackend {
   // Tools this server does not offer stay out of discovery too (and are refused by the core).
-  const semantic = semanticSearchFromEnv();
-  const configure = () =>
-    core.run((handle) => {
-      handle.configureTools(prefix, [], [...NOT_OVER_MCP]);
-      handle.setSemanticSearch(semantic);
-    });
+  // (SECRETARY_SEMANTIC_SEARCH is applied to the core by the CLI, for every command.)
+  const configure = () => core.run((handle) => handle.configureTools(prefix, [], [...NOT_OVER_MCP]));
   configure();
   core.onDidReset(configure);
   return {
