@@ -10,7 +10,7 @@ import {
   sessionsOfUser,
   sessionsOfWorkspace,
   sessionsUnder,
-  workspaceKey,
+  workspaceTwins,
   type SessionFile,
 } from './sessions/discovery';
 import { DialogSessionsService, type HistoryFilter } from './sessions/DialogSessionsService';
@@ -20,6 +20,7 @@ import { OWN_PREFIX, ToolCatalogSync } from './tools/catalogSync';
 import { CoreTool, ToolCallTool, type ToolListing } from './tools/CoreTool';
 import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/ChatMonitorTreeProvider';
 import { registerMcpServerProvider } from './mcp/provider';
+import { callContext } from './chat/liveChat';
 import { handleChatRequest, registerChatParticipant, type PromptBackend, type PromptListing } from './chat/participant';
 
 const CONFIG = 'copilotChatSecretary';
@@ -67,6 +68,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     dialogs,
     vscode.window.registerTreeDataProvider('copilotChatSecretary.monitor', monitor),
     vscode.window.registerTreeDataProvider('copilotChatSecretary.dialogs', dialogs),
+    sessions.onDidChangeCaller(() => {
+      monitor.refresh();
+      dialogs.refresh();
+    }),
   );
 
   // Discovery: our own tools under their VS Code names, the others from vscode.lm.tools.
@@ -91,7 +96,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   // answers them with how to load them.
   for (const listing of tools) {
     const ToolClass = listing.name === 'tool_call' ? ToolCallTool : CoreTool;
-    context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, new ToolClass(listing, monitor, sessions, log, catalog)));
+    context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, new ToolClass(listing, monitor, sessions, log, catalog, context.globalStorageUri)));
     log.info(`MCP tool registered: ${listing.vscodeName}`);
   }
 
@@ -99,7 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   // `@secretary`: the core's prompts, rendered on the live sessions.
   let promptListings: PromptListing[] | undefined;
   const prompts: PromptBackend = {
-    render: (name, args) => sessions.renderPrompt(name, args),
+    render: (name, args, token) => sessions.renderPrompt(name, args, callContext(token, context.globalStorageUri, log)),
     listings: () => (promptListings ??= JSON.parse(core.run((h) => h.prompts())) as PromptListing[]),
   };
   context.subscriptions.push(...registerChatParticipant(context, prompts));
@@ -175,12 +180,16 @@ function buildScope(
       },
     };
   }
-  const storage = { dir: workspaceStorageDir, workspace: workspaceKey(workspaceStorageDir) };
+  const keys = new Map<string, string>();
+  const storages = () => workspaceTwins(workspaceStorageDir, keys);
   return {
-    workspace: storage.workspace,
+    workspace: storages()[0].workspace,
     scope: {
-      files: () => [...sessionsOfWorkspace(storage), ...extras()],
-      watchDirs: () => [storage.dir, ...sessionDirs(storage.dir)],
+      files: () => [...storages().flatMap(sessionsOfWorkspace), ...extras()],
+      watchDirs: () => [
+        path.dirname(workspaceStorageDir),
+        ...storages().flatMap((storage) => [storage.dir, ...sessionDirs(storage.dir)]),
+      ],
     },
   };
 }

@@ -9,6 +9,7 @@ use std::cell::OnceCell;
 
 use secretary_core::catalog::{Catalog, CatalogTool};
 use secretary_core::history::HistoryCache;
+use secretary_core::session::live::{Caller, LiveCopy};
 use secretary_core::session::{self, FileMeta, SessionStore};
 use secretary_core::tooling::{self, ToolContext, VSCODE_PREFIX};
 use serde::Serialize;
@@ -177,14 +178,24 @@ impl Secretary {
 
     /// Runs a tool. Always returns the JSON text of a tool result, success or failure.
     /// `host` is the optional I/O bridge (see `host.rs`); without it, tools that need files answer
-    /// that this host offers no file access.
+    /// that this host offers no file access. `caller_json` is the calling chat as the host decoded
+    /// it (`{"kind":"local","sessionId"}`...; see `session::live::Caller`), `live` the bytes of
+    /// its live copy and `live_error` why there is none, once a tool asked (`live_pending`).
+    #[allow(clippy::too_many_arguments)]
     pub fn invoke(
         &self,
         name: &str,
         args_json: &str,
         workspace: Option<String>,
         host: JsValue,
+        caller_json: Option<String>,
+        live: Option<Vec<u8>>,
+        live_error: Option<String>,
     ) -> String {
+        let call = match CallerInput::read(caller_json, live, live_error) {
+            Ok(call) => call,
+            Err(failure) => return failure.to_json(),
+        };
         let args = match serde_json::from_str(if args_json.trim().is_empty() {
             "{}"
         } else {
@@ -203,7 +214,8 @@ impl Secretary {
         let ctx = ToolContext::new(sessions, workspace.as_deref())
             .with_history(&self.history)
             .with_catalog(self.catalog())
-            .with_examples(self.include_examples);
+            .with_examples(self.include_examples)
+            .with_caller(call.caller.as_ref(), call.live.as_ref());
         let bridge = host::JsHost::from_js(host);
         let ctx = match &bridge {
             Some(bridge) => ctx.with_host(bridge),
@@ -216,8 +228,25 @@ impl Secretary {
     /// prompt's MCP name or slash command, and `args_json` either an object of named arguments
     /// (MCP) or a JSON string of the words typed after the command (chat). Calls the tools' logic
     /// directly, not `invoke`. Always returns `{"markdown", "followups", "text"?, "error"?}`.
-    pub fn prompt(&self, name: &str, args_json: &str, workspace: Option<String>) -> String {
+    pub fn prompt(
+        &self,
+        name: &str,
+        args_json: &str,
+        workspace: Option<String>,
+        caller_json: Option<String>,
+        live: Option<Vec<u8>>,
+        live_error: Option<String>,
+    ) -> String {
         use secretary_core::prompts::{self, PromptOutput};
+        let call = match CallerInput::read(caller_json, live, live_error) {
+            Ok(call) => call,
+            Err(failure) => {
+                return serde_json::to_string(&PromptOutput::failure(
+                    failure.error_text().unwrap_or_default().to_string(),
+                ))
+                .unwrap_or_else(|_| "{}".into())
+            }
+        };
         let output = match prompts::find(name) {
             None => PromptOutput::failure(format!("Prompt not found: {name}")),
             Some(spec) => {
@@ -244,7 +273,8 @@ impl Secretary {
                         let ctx = ToolContext::new(sessions, workspace.as_deref())
                             .with_history(&self.history)
                             .with_catalog(self.catalog())
-                            .with_examples(self.include_examples);
+                            .with_examples(self.include_examples)
+                            .with_caller(call.caller.as_ref(), call.live.as_ref());
                         prompts::render(spec, &args, &ctx)
                     }
                     Err(error) => PromptOutput::failure(error),
@@ -401,6 +431,36 @@ pub fn version() -> String {
 #[wasm_bindgen(js_name = debugTrap)]
 pub fn debug_trap() {
     panic!("debugTrap: deliberate trap for testing recovery");
+}
+
+/// The calling chat and its live copy, as a call's extra arguments carry them.
+struct CallerInput {
+    caller: Option<Caller>,
+    live: Option<LiveCopy>,
+}
+
+impl CallerInput {
+    fn read(
+        caller_json: Option<String>,
+        live: Option<Vec<u8>>,
+        live_error: Option<String>,
+    ) -> Result<Self, tooling::ToolResult> {
+        let caller = match caller_json.filter(|text| !text.trim().is_empty()) {
+            None => None,
+            Some(text) => Some(serde_json::from_str::<Caller>(&text).map_err(|err| {
+                tooling::ToolResult::failure(
+                    format!("The host described the calling chat wrongly ({err})"),
+                    "internal",
+                )
+            })?),
+        };
+        let live = match (live, live_error) {
+            (Some(bytes), _) => Some(LiveCopy::Export(bytes)),
+            (None, Some(why)) => Some(LiveCopy::Unavailable(why)),
+            (None, None) => None,
+        };
+        Ok(CallerInput { caller, live })
+    }
 }
 
 fn meta(size: f64, mtime_ms: f64) -> FileMeta {

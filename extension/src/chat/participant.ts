@@ -31,7 +31,7 @@ export interface PromptListing {
 /** What the handler needs of the host: the core's prompts. */
 export interface PromptBackend {
   /** Renders the prompt `name` (MCP name or slash command) on named arguments or words. */
-  render(name: string, args: Record<string, unknown> | string): Promise<string>;
+  render(name: string, args: Record<string, unknown> | string, toolInvocationToken?: unknown): Promise<string>;
   listings(): readonly PromptListing[];
 }
 
@@ -39,6 +39,8 @@ export interface PromptBackend {
 export interface ChatRequestLike {
   command?: string;
   prompt: string;
+  /** The chat the request comes from (the answer is about that chat). */
+  toolInvocationToken?: unknown;
 }
 
 /** The part of `vscode.ChatResponseStream` the handler writes to (a real stream has all of it). */
@@ -70,7 +72,7 @@ export async function handleChatRequest(
   stream.progress(spec.summary);
   let answer: PromptAnswer;
   try {
-    answer = JSON.parse(await backend.render(spec.command, request.prompt ?? '')) as PromptAnswer;
+    answer = JSON.parse(await backend.render(spec.command, request.prompt ?? '', request.toolInvocationToken)) as PromptAnswer;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     stream.markdown(`The Secretary could not answer: ${message}`);

@@ -1,5 +1,6 @@
 import * as path from 'path';
 
+import type { CallContext, LiveOutcome } from '../chat/caller';
 import type { HostBridge } from '../host/bridge';
 import { HttpExchange, MAX_HTTP_REPLAYS, withHttp, type HttpOutcome, type HttpRequest } from '../host/http';
 import type { Logger } from '../log';
@@ -15,14 +16,29 @@ export interface SecretaryHandle {
   remove(path: string): void;
   generation(): number;
   /** `host`: the optional I/O bridge for tools that need files (flags, content). */
-  invoke(name: string, argsJson: string, workspace: string | undefined, host?: HostBridge): string;
+  invoke(
+    name: string,
+    argsJson: string,
+    workspace: string | undefined,
+    host?: HostBridge,
+    callerJson?: string,
+    live?: Uint8Array,
+    liveError?: string,
+  ): string;
   setIncludeExamples(include: boolean): void;
   tools(): string;
   /** The Copilot language server's client tools: `[{plain, deferred, tool: {name, description, inputSchema}}]`. */
   copilotLsTools(): string;
   /** Renders a prompt (`first` / `recall_first_request`...): `argsJson` is named arguments (an
    * object) or the words after a slash command (a string). Answers `PromptAnswer` JSON. */
-  prompt(name: string, argsJson: string, workspace: string | undefined): string;
+  prompt(
+    name: string,
+    argsJson: string,
+    workspace: string | undefined,
+    callerJson?: string,
+    live?: Uint8Array,
+    liveError?: string,
+  ): string;
   /** Every prompt's names, summary, generated description and arguments, as JSON text. */
   prompts(): string;
   configureTools(ownPrefix: string, legacyPrefixes: string[], excluded?: string[]): void;
@@ -57,6 +73,26 @@ export interface WasmExports {
   toolPlainName(prefix: string | undefined, overridesJson: string, name: string): string | undefined;
   version(): string;
   debugTrap(): void;
+}
+
+/** Whether a tool's answer is the core asking for the calling chat's live copy. */
+export function asksForLive(text: string): boolean {
+  if (!text.includes('live_pending')) {
+    return false;
+  }
+  try {
+    return (JSON.parse(text) as { error_type?: unknown }).error_type === 'live_pending';
+  } catch {
+    return false;
+  }
+}
+
+function liveBytes(live: LiveOutcome | undefined): Uint8Array | undefined {
+  return live && 'bytes' in live ? live.bytes : undefined;
+}
+
+function liveError(live: LiveOutcome | undefined): string | undefined {
+  return live && 'error' in live ? live.error : undefined;
 }
 
 /** `WebAssembly.RuntimeError`: what a trap (a Rust panic, `unreachable`) throws. Reached through
@@ -144,18 +180,30 @@ export class WasmCore {
    * Runs a tool with HTTP: the host answers the core's GETs from this call's `HttpExchange`; when the
    * core asked for a URL not fetched yet, the URLs are fetched and the call runs again (at most
    * `MAX_HTTP_REPLAYS` times; see `host/http.ts`). Tools without HTTP run once, as with `invoke`.
+   *
+   * `call` names the chat that called (VS Code's token): when the core needs that chat's live copy
+   * it answers `live_pending`; the copy is taken once (`call.live`) and the call runs again with it.
    */
   async invokeAsync(
     name: string,
     args: unknown,
     workspace: string | undefined,
     fetcher?: (request: HttpRequest) => Promise<HttpOutcome>,
+    call?: CallContext,
   ): Promise<string> {
     const argsJson = JSON.stringify(args ?? {});
     const exchange = new HttpExchange(fetcher);
     const host = this.host && withHttp(this.host, exchange);
+    const callerJson = call && JSON.stringify(call.caller);
+    let live: LiveOutcome | undefined;
     for (let round = 0; ; round++) {
-      const text = this.run((handle) => handle.invoke(name, argsJson, workspace, host));
+      const text = this.run((handle) =>
+        handle.invoke(name, argsJson, workspace, host, callerJson, liveBytes(live), liveError(live)),
+      );
+      if (call && live === undefined && asksForLive(text)) {
+        live = await call.live();
+        continue;
+      }
       if (!exchange.hasPending || round >= MAX_HTTP_REPLAYS) {
         return text;
       }
@@ -164,9 +212,19 @@ export class WasmCore {
     }
   }
 
-  /** Renders a prompt of the core: its tools' logic called directly, not the tool path. */
-  prompt(name: string, args: Record<string, unknown> | string, workspace: string | undefined): string {
-    return this.run((handle) => handle.prompt(name, JSON.stringify(args ?? {}), workspace));
+  /** Renders a prompt of the core: its tools' logic called directly, not the tool path. With a
+   * calling chat, its live copy is taken first (a prompt is always about that chat). */
+  async prompt(
+    name: string,
+    args: Record<string, unknown> | string,
+    workspace: string | undefined,
+    call?: CallContext,
+  ): Promise<string> {
+    const live = call ? await call.live() : undefined;
+    const callerJson = call && JSON.stringify(call.caller);
+    return this.run((handle) =>
+      handle.prompt(name, JSON.stringify(args ?? {}), workspace, callerJson, liveBytes(live), liveError(live)),
+    );
   }
 
   /** The I/O bridge every `invoke` passes to the core (`undefined`: tools that need files answer

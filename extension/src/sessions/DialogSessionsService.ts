@@ -1,3 +1,4 @@
+import type { CallContext } from '../chat/caller';
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 import { SessionSync, type SessionScope, type SyncReport } from './sessionSync';
@@ -35,6 +36,8 @@ export class DialogSessionsService {
    * was re-instantiated: a trap must not make an agent's tools vanish mid-dialog. */
   private readonly loadedTools = new Set<string>();
   private reloadPending = false;
+  /** The last local chat that called a tool: the sidebar's "current" dialog. */
+  private lastCaller: string | undefined;
 
   constructor(
     readonly core: WasmCore,
@@ -84,18 +87,24 @@ export class DialogSessionsService {
   }
 
   /** Runs a tool of the core and returns its JSON text. Waits (bounded) for the first scan and
-   * reads what changed on disk first, so an agent never gets a stale answer. */
-  async invokeTool(name: string, input: unknown): Promise<string> {
+   * reads what changed on disk first (what the watchers reported, and the calling chat's file), so
+   * an agent never gets a stale answer. `call`: the chat that called (VS Code's token); the core
+   * then answers for that chat, with its live copy (see `WasmCore.invokeAsync`). */
+  async invokeTool(name: string, input: unknown, call?: CallContext): Promise<string> {
     await this.whenReady();
     if (this.readyFlag) {
-      await this.refresh();
+      await this.sync.freshen(this.filesOf(call));
+    }
+    if (call?.caller.kind === 'local') {
+      this.noteCaller(call.caller.sessionId);
     }
     if (this.reloadPending) {
       this.reloadPending = false;
       await this.reloadTools();
     }
-    // Async: tools that make HTTP requests (library docs) fetch and run again (`WasmCore.invokeAsync`).
-    const text = await this.core.invokeAsync(name, input, this.workspace);
+    // Async: tools that make HTTP requests (library docs) fetch and run again, and tools that need
+    // the calling chat's live copy get it (`WasmCore.invokeAsync`).
+    const text = await this.core.invokeAsync(name, input, this.workspace, undefined, call);
     if (name === 'tool_load') {
       this.noteLoaded(input, text);
     }
@@ -126,19 +135,53 @@ export class DialogSessionsService {
 
   /** Renders a prompt of the core (the chat participant, MCP prompts) on fresh sessions, as
    * `invokeTool` does, and returns its JSON text (`{markdown, followups, text?, error?}`). */
-  async renderPrompt(name: string, args: Record<string, unknown> | string): Promise<string> {
+  async renderPrompt(name: string, args: Record<string, unknown> | string, call?: CallContext): Promise<string> {
     await this.whenReady();
     if (this.readyFlag) {
-      await this.refresh();
+      await this.sync.freshen(this.filesOf(call));
     }
-    return this.core.prompt(name, args, this.workspace);
+    if (call?.caller.kind === 'local') {
+      this.noteCaller(call.caller.sessionId);
+    }
+    return this.core.prompt(name, args, this.workspace, call);
+  }
+
+  /** The session files of the calling chat that the store knows (a new chat's file is reported by
+   * the watchers). */
+  private filesOf(call: CallContext | undefined): string[] {
+    if (call?.caller.kind !== 'local') {
+      return [];
+    }
+    const known = this.getSession(call.caller.sessionId);
+    return known?.path ? [known.path] : [];
+  }
+
+  private noteCaller(sessionId: string): void {
+    if (this.lastCaller !== sessionId) {
+      this.lastCaller = sessionId;
+      this.callerListeners.forEach((listener) => listener());
+    }
+  }
+
+  private readonly callerListeners = new Set<() => void>();
+
+  /** Fires when another chat becomes the one that called last (the sidebar's current dialog). */
+  onDidChangeCaller(listener: () => void): { dispose(): void } {
+    this.callerListeners.add(listener);
+    return { dispose: () => this.callerListeners.delete(listener) };
   }
 
   getSession(sessionId: string): StoredDialog | undefined {
     return parse<StoredDialog | null>(this.core.run((h) => h.dialog(sessionId))) ?? undefined;
   }
 
+  /** The chat that called a tool last, when its dialog is known; else the most recently active
+   * dialog of this workspace. */
   getCurrentDialog(): StoredDialog | undefined {
+    const caller = this.lastCaller === undefined ? undefined : this.getSession(this.lastCaller);
+    if (caller?.available) {
+      return caller;
+    }
     return parse<StoredDialog | null>(this.core.run((h) => h.currentDialog(this.workspace))) ?? undefined;
   }
 

@@ -117,6 +117,38 @@ export function workspaceStorages(user: string): WorkspaceStorage[] {
     .map((dir) => ({ dir, workspace: workspaceKey(dir) }));
 }
 
+/**
+ * The storage folders of one workspace: `storageDir` and every other `workspaceStorage/<id>` whose
+ * `workspace.json` names the same folder. A second window of a workspace gets `<id>-1` (`-2`...)
+ * while the first holds the lock, yet its chats may still be written to the unsuffixed folder, so
+ * the workspace's chats are found by the folder they belong to, not by `context.storageUri` alone.
+ * `keys` caches each folder's key across calls (a `workspace.json` does not change).
+ */
+export function workspaceTwins(storageDir: string, keys = new Map<string, string>()): WorkspaceStorage[] {
+  const keyOf = (dir: string) => {
+    let key = keys.get(dir);
+    if (key === undefined) {
+      key = workspaceKey(dir);
+      keys.set(dir, key);
+    }
+    return key;
+  };
+  const own = { dir: storageDir, workspace: keyOf(storageDir) };
+  const root = path.dirname(storageDir);
+  const base = path.basename(storageDir).replace(/-\d+$/, '');
+  const twins = listDir(root)
+    .map((name) => path.join(root, name))
+    .filter((dir) => dir !== storageDir && isDir(dir))
+    .filter((dir) => {
+      const name = path.basename(dir);
+      // Same folder by `workspace.json`, or the same id with a window suffix (when a folder has
+      // no workspace.json, its key is its own path and cannot match).
+      return keyOf(dir) === own.workspace || name === base || name.replace(/-\d+$/, '') === base;
+    })
+    .map((dir) => ({ dir, workspace: own.workspace }));
+  return [own, ...twins];
+}
+
 /** Every chat session file under a `User` folder: all workspaces, empty windows, transferred. */
 export function sessionsOfUser(user: string): SessionFile[] {
   const found: SessionFile[] = [];

@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as path from 'path';
 
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
@@ -37,6 +38,11 @@ export class SessionSync {
   private again = false;
   private syncs = 0;
   private readonly listeners = new Set<() => void>();
+  /** Files the watchers said changed since they were last read. */
+  private readonly dirty = new Set<string>();
+  /** Something changed that a path alone cannot say (a new folder, a new file, an event without a
+   * name, a watcher error): the next `freshen` lists the whole scope. */
+  private needsFullSync = true;
 
   constructor(
     private readonly core: WasmCore,
@@ -77,6 +83,49 @@ export class SessionSync {
     return this.running;
   }
 
+  /**
+   * Brings what a tool call needs up to date at the lowest cost: while the watchers run, only the
+   * files they reported (and `extra`, e.g. the calling chat's files) are read, so an unchanged
+   * folder of 1,000 sessions costs nothing; without watchers, or after a change a path cannot
+   * describe, the whole scope is synced as `sync` does.
+   */
+  async freshen(extra: Iterable<string> = []): Promise<void> {
+    if (this.running) {
+      await this.running;
+    }
+    if (this.needsFullSync || this.watchers.size === 0) {
+      await this.sync();
+      return;
+    }
+    const paths = new Set([...this.dirty, ...extra]);
+    this.dirty.clear();
+    if (paths.size === 0) {
+      return;
+    }
+    const before = this.core.run((h) => h.generation());
+    for (const file of paths) {
+      const known = this.known.get(file);
+      if (!known) {
+        if (fs.existsSync(file)) {
+          // A file the last listing did not have: only a listing tells its workspace and kind.
+          await this.sync();
+          return;
+        }
+        continue;
+      }
+      if (!fs.existsSync(file)) {
+        this.known.delete(file);
+        this.errors.delete(file);
+        this.core.run((h) => h.remove(file));
+        continue;
+      }
+      await this.syncFile(known);
+    }
+    if (this.core.run((h) => h.generation()) !== before) {
+      this.notify();
+    }
+  }
+
   /** Starts watching the scope's folders. Returns a disposable that stops every watcher. */
   watch(): { dispose(): void } {
     this.refreshWatchers();
@@ -96,6 +145,9 @@ export class SessionSync {
 
   private async syncOnce(): Promise<SyncReport> {
     const started = Date.now();
+    // Whatever the watchers report from here on is read by the next freshen.
+    this.needsFullSync = false;
+    this.dirty.clear();
     const before = this.core.run((h) => h.generation());
     const report: SyncReport = { files: 0, read: 0, skipped: 0, failed: 0, removed: 0, ms: 0 };
     const current = new Map<string, SessionFile>();
@@ -121,14 +173,18 @@ export class SessionSync {
     report.ms = Date.now() - started;
     this.syncs += 1;
     if (this.core.run((h) => h.generation()) !== before) {
-      for (const listener of [...this.listeners]) {
-        listener();
-      }
+      this.notify();
     }
     this.log.debug(
       `sessions synced: ${report.files} files, ${report.read} read, ${report.skipped} unchanged, ${report.failed} failed, ${report.removed} removed in ${report.ms} ms`,
     );
     return report;
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) {
+      listener();
+    }
   }
 
   private async syncFile(file: SessionFile): Promise<'read' | 'skipped' | 'failed'> {
@@ -176,12 +232,14 @@ export class SessionSync {
       try {
         const watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
           if (mayConcernSessions(name)) {
+            this.noteChange(dir, name);
             this.schedule();
           }
         });
         watcher.on('error', () => {
           watcher.close();
           this.watchers.delete(dir);
+          this.needsFullSync = true;
         });
         this.watchers.set(dir, watcher);
       } catch {
@@ -195,13 +253,23 @@ export class SessionSync {
     return this.syncs;
   }
 
+  /** Notes what a watcher event says: a known session file, or something only a listing can tell. */
+  private noteChange(dir: string, name: string | Buffer | null | undefined): void {
+    const file = name === null || name === undefined ? undefined : path.join(dir, name.toString());
+    if (file !== undefined && this.known.has(file)) {
+      this.dirty.add(file);
+    } else {
+      this.needsFullSync = true;
+    }
+  }
+
   private schedule(): void {
     if (this.timer) {
       clearTimeout(this.timer);
     }
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.sync();
+      void this.freshen();
     }, this.debounceMs);
   }
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 
+import { callContext } from '../chat/liveChat';
 import type { Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import type { ChatMonitorTreeProvider } from '../tree/ChatMonitorTreeProvider';
@@ -38,6 +39,8 @@ export class CoreTool extends Tool {
     sessions: DialogSessionsService,
     log: Logger,
     protected readonly catalog: ToolCatalogSync,
+    /** Where live copies of the calling chat are written for a moment (global storage). */
+    private readonly scratch: vscode.Uri,
   ) {
     super(listing.vscodeName, tree, sessions, log);
   }
@@ -45,13 +48,15 @@ export class CoreTool extends Tool {
   protected override async call(
     input: Record<string, unknown>,
     token: vscode.CancellationToken,
-    _options?: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
+    options?: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
   ): Promise<string | vscode.LanguageModelToolResult> {
     if (token.isCancellationRequested) {
       throw new Error('Canceled');
     }
     this.catalog.refresh();
-    return this.sessions.invokeTool(this.listing.name, input);
+    // The chat that called: dialog tools answer for it, not for the most recent dialog.
+    const call = callContext(options?.toolInvocationToken, this.scratch, this.log);
+    return this.sessions.invokeTool(this.listing.name, input, call);
   }
 
   /** Destructive tools also ask the user (`confirmationMessages`), on top of the core's literal. */
@@ -82,7 +87,7 @@ export class ToolCallTool extends CoreTool {
     token: vscode.CancellationToken,
     options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
   ): Promise<string | vscode.LanguageModelToolResult> {
-    const text = await super.call(input, token);
+    const text = await super.call(input, token, options);
     if (typeof text !== 'string') {
       return text;
     }

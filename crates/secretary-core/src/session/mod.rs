@@ -21,6 +21,7 @@
 
 mod de;
 mod lines;
+pub mod live;
 mod model;
 mod mutation;
 mod record;

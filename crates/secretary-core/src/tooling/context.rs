@@ -1,6 +1,7 @@
 use crate::catalog::Catalog;
 use crate::history::HistoryCache;
 use crate::host::Host;
+use crate::session::live::{Caller, LiveCopy};
 use crate::session::SessionStore;
 
 /// What a tool may read while it runs. Hosts build one per call; it borrows, so a call costs no
@@ -23,6 +24,12 @@ pub struct ToolContext<'a> {
     pub host: Option<&'a dyn Host>,
     /// Whether the host offers the example tools (`ToolSpec::example`).
     pub include_examples: bool,
+    /// The chat that called, when the host knows it (VS Code's tool invocation token). Dialog
+    /// tools then answer for that chat, not for the most recent one.
+    pub caller: Option<&'a Caller>,
+    /// The live copy of the last focused chat, once the host fetched it because a tool asked
+    /// (`live_pending`); see `crate::session::live`.
+    pub live: Option<&'a LiveCopy>,
 }
 
 impl<'a> ToolContext<'a> {
@@ -34,7 +41,16 @@ impl<'a> ToolContext<'a> {
             catalog: None,
             host: None,
             include_examples: false,
+            caller: None,
+            live: None,
         }
+    }
+
+    /// The same context knowing which chat called, and its live copy if the host has it.
+    pub fn with_caller(mut self, caller: Option<&'a Caller>, live: Option<&'a LiveCopy>) -> Self {
+        self.caller = caller;
+        self.live = live;
+        self
     }
 
     /// The same context with the host's tool catalog.

@@ -88,6 +88,14 @@ impl ToolResult {
         self
     }
 
+    /// A success with `extra` fields added (they replace fields of the same name).
+    pub fn with_fields(mut self, extra: Map<String, Value>) -> Self {
+        if let ToolResult::Ok { fields, .. } = &mut self {
+            fields.extend(extra);
+        }
+        self
+    }
+
     pub fn is_success(&self) -> bool {
         matches!(self, ToolResult::Ok { .. })
     }

@@ -15,7 +15,8 @@ pub const PREVIEW_CHARS: usize = 80;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Args {
-    /// The chat session to read. Omit it for the current dialog of this workspace.
+    /// The chat session to read. Omit it for the chat that called (in VS Code), else the most
+    /// recent dialog of this workspace.
     session_id: Option<String>,
 }
 
@@ -30,11 +31,14 @@ pub static TOOL: ToolDef = ToolDef {
             "You want to check the current work still matches what the user first asked for.",
             "You need the id and request count of the current dialog before reading a specific request.",
         ],
-        usage: "Call it without arguments for the current dialog of this workspace, or pass `sessionId` \
-                (from `list_dialogs`) for another dialog. The result is a preview of at most 80 characters; \
-                call `get_request` with `index: 1` for the full text.",
+        usage: "Call it without arguments for the current dialog: in VS Code the chat you are called from \
+                (live, with requests not saved yet), elsewhere the most recent dialog of this workspace; \
+                `dialogFrom` says which. Pass `sessionId` (from `list_dialogs`) for another dialog. The result \
+                is a preview of at most 80 characters; call `get_request` with `index: 1` for the full text.",
         returns: "`{\"success\": true, \"sessionId\": \"...\", \"firstRequest\": \"Add a dark mode toggle...\", \
-                  \"timestamp\": \"2025-10-14T09:32:33.123Z\", \"requestsCount\": 5}`; on failure \
+                  \"timestamp\": \"2025-10-14T09:32:33.123Z\", \"requestsCount\": 5, \"dialogFrom\": \"caller\", \
+                  \"live\": true}` (`dialogFrom`: `caller`, `mostRecent` or `argument`; `live: false` comes with \
+                  `behind`, why the answer may miss the newest requests); on failure \
                   `{\"success\": false, \"error\": \"No active dialog found\"}`.",
         examples: &[
             Example { args: "{}", shows: "the first request of the current dialog" },
@@ -56,7 +60,8 @@ pub static TOOL: ToolDef = ToolDef {
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let stored = try_tool!(resolve_dialog(ctx, args.session_id.as_deref()));
+    let resolved = try_tool!(resolve_dialog(ctx, args.session_id.as_deref()));
+    let stored = &*resolved.stored;
     if !stored.available {
         return ToolResult::error(errors::NO_CHAT_DATA);
     }
@@ -69,5 +74,5 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         "firstRequest": crate::text::preview(&first.text, PREVIEW_CHARS),
         "timestamp": timestamp_value(first.timestamp),
         "requestsCount": dialog.requests.len(),
-    }))
+    })).with_fields(resolved.provenance())
 }

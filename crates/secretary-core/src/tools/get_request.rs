@@ -14,7 +14,8 @@ struct Args {
     /// Which request, counting from 1 (the first request of the dialog).
     #[allow(dead_code)]
     index: i64,
-    /// The chat session to read. Omit it for the current dialog of this workspace.
+    /// The chat session to read. Omit it for the chat that called (in VS Code), else the most
+    /// recent dialog of this workspace.
     session_id: Option<String>,
 }
 
@@ -30,9 +31,11 @@ pub static TOOL: ToolDef = ToolDef {
             "You are reviewing every request of a dialog in order: call it with index 1, 2, 3...",
         ],
         usage: "Pass `index` counting from 1; `get_first_request` tells how many requests the dialog has \
-                (`requestsCount`). Omit `sessionId` for the current dialog of this workspace.",
+                (`requestsCount`). Omit `sessionId` for the current dialog: in VS Code the chat you are called \
+                from, including the request running now; elsewhere the most recent dialog of this workspace.",
         returns: "`{\"success\": true, \"sessionId\": \"...\", \"request\": \"<full text>\", \"index\": 2, \
-                  \"timestamp\": \"2025-10-14T09:40:00.000Z\", \"totalRequests\": 5}`; on failure \
+                  \"timestamp\": \"2025-10-14T09:40:00.000Z\", \"totalRequests\": 5, \"dialogFrom\": \"caller\", \
+                  \"live\": true}`; on failure \
                   `{\"success\": false, \"error\": \"Index 10 exceeds total requests (5)\"}`.",
         examples: &[
             Example { args: "{\"index\": 1}", shows: "the full first request of the current dialog" },
@@ -82,7 +85,8 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         map.insert("index".into(), json!(index));
     }
     let args: Args = try_tool!(parse_args(&normalized).map_err(|err| ToolResult::error(err.to_string())));
-    let stored = try_tool!(resolve_dialog(ctx, args.session_id.as_deref()));
+    let resolved = try_tool!(resolve_dialog(ctx, args.session_id.as_deref()));
+    let stored = &*resolved.stored;
     if !stored.available {
         return ToolResult::error(errors::NO_CHAT_DATA);
     }
@@ -97,5 +101,5 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         "index": index,
         "timestamp": timestamp_value(request.timestamp),
         "totalRequests": total,
-    }))
+    })).with_fields(resolved.provenance())
 }

@@ -3,8 +3,11 @@
 //!
 //! This file holds only what several tools share.
 
-use serde_json::Value;
+use std::borrow::Cow;
 
+use serde_json::{Map, Value};
+
+use crate::session::live::{self, Caller, DialogFrom, LiveCopy, Refusal};
 use crate::session::{SessionStore, StoredDialog};
 use crate::tooling::{ToolContext, ToolResult};
 
@@ -26,20 +29,108 @@ pub(crate) fn sessions<'a>(ctx: &ToolContext<'a>) -> Result<&'a SessionStore, To
         .ok_or_else(|| ToolResult::error(errors::UNAVAILABLE))
 }
 
-/// The dialog an agent means: the given session id, else the current dialog of its workspace.
-/// A blank id counts as absent, since agents often send `""` for "the current one".
+/// The dialog a tool answers for, and which rule chose it.
+pub(crate) struct Resolved<'a> {
+    pub stored: Cow<'a, StoredDialog>,
+    pub from: DialogFrom,
+    /// For the calling chat: whether its live copy was laid over the saved one (`Ok`: how many
+    /// requests were not saved yet), or why not.
+    pub live: Option<Result<usize, Refusal>>,
+}
+
+impl Resolved<'_> {
+    /// `dialogFrom`, `live` and `behind`, added to every dialog tool's answer.
+    pub fn provenance(&self) -> Map<String, Value> {
+        live::provenance(self.from, self.live.as_ref())
+    }
+}
+
+/// The dialog an agent means: the given session id; else the chat that called (VS Code's token,
+/// with its live copy: see `session::live`); else, when no host said who called, the most
+/// recently active dialog of the workspace. A blank id counts as absent, since agents often send
+/// `""` for "the current one".
+///
+/// For a local calling chat without a live copy yet this fails with `live_pending`: the host then
+/// fetches the copy (or notes why it could not) and calls again, as with HTTP replays.
 pub(crate) fn resolve_dialog<'a>(
     ctx: &ToolContext<'a>,
     session_id: Option<&str>,
-) -> Result<&'a StoredDialog, ToolResult> {
+) -> Result<Resolved<'a>, ToolResult> {
     let store = sessions(ctx)?;
-    match session_id.map(str::trim).filter(|id| !id.is_empty()) {
-        Some(id) => store
+    let given = session_id.map(str::trim).filter(|id| !id.is_empty());
+    let caller_id = ctx.caller.and_then(Caller::local_id);
+    if let Some(id) = given.filter(|id| Some(*id) != caller_id) {
+        return store
             .get(id)
-            .ok_or_else(|| ToolResult::error(errors::session_not_found(id))),
+            .map(|stored| Resolved {
+                stored: Cow::Borrowed(stored),
+                from: DialogFrom::Argument,
+                live: None,
+            })
+            .ok_or_else(|| ToolResult::error(errors::session_not_found(id)));
+    }
+    match ctx.caller {
         None => store
             .current(ctx.workspace)
+            .map(|stored| Resolved {
+                stored: Cow::Borrowed(stored),
+                from: DialogFrom::MostRecent,
+                live: None,
+            })
             .ok_or_else(|| ToolResult::error(errors::NO_ACTIVE_DIALOG)),
+        Some(Caller::Foreign { scheme, resource }) => Err(ToolResult::failure(
+            format!(
+                "This chat is a {scheme} session ({resource}); the Secretary cannot read that agent's sessions yet."
+            ),
+            "unsupported_chat",
+        )
+        .with_instruction("Pass sessionId (from list_dialogs) to read a VS Code dialog instead.")),
+        Some(Caller::Unknown { shape }) => Err(ToolResult::failure(
+            format!("Could not tell which chat called this tool (its invocation token is {shape})."),
+            "unknown_caller",
+        )
+        .with_instruction("Pass sessionId (from list_dialogs) to choose the dialog.")),
+        Some(Caller::Local { session_id }) => {
+            let saved = store.get(session_id);
+            let refusal = match ctx.live {
+                None => {
+                    return Err(ToolResult::failure(
+                        "The live copy of the calling chat is needed",
+                        "live_pending",
+                    ))
+                }
+                Some(LiveCopy::Export(bytes)) => {
+                    match live::merge_live(store, session_id, saved, bytes) {
+                        Ok(merged) => {
+                            return Ok(Resolved {
+                                stored: Cow::Owned(merged.stored),
+                                from: DialogFrom::Caller,
+                                live: Some(Ok(merged.unsaved)),
+                            })
+                        }
+                        Err(refusal) => refusal,
+                    }
+                }
+                Some(LiveCopy::Unavailable(why)) => Refusal(why.clone()),
+            };
+            match saved {
+                Some(stored) => Ok(Resolved {
+                    stored: Cow::Borrowed(stored),
+                    from: DialogFrom::Caller,
+                    live: Some(Err(refusal)),
+                }),
+                None => Err(ToolResult::failure(
+                    format!(
+                        "The calling chat ({session_id}) is not saved yet and its live copy could not be used: {}.",
+                        refusal.0
+                    ),
+                    "caller_not_found",
+                )
+                .with_instruction(
+                    "Call again from that chat while it has focus, or pass sessionId (from list_dialogs).",
+                )),
+            }
+        }
     }
 }
 

@@ -1,0 +1,303 @@
+//! The calling chat: dialog tools answer for the chat whose token the host decoded, lay its live
+//! copy over the saved file only when that copy is provably the caller's, and say which rule
+//! chose the dialog. Never another dialog's words.
+
+use secretary_core::session::live::{Caller, LiveCopy};
+use secretary_core::session::{FileMeta, SessionStore};
+use secretary_core::tooling::{invoke, ToolContext};
+use serde_json::{json, Value};
+
+const WS: &str = "file:///work/app";
+
+fn request(id: &str, ts: i64, text: &str, state: i64) -> Value {
+    json!({
+        "requestId": id,
+        "timestamp": ts,
+        "message": { "text": text, "parts": [] },
+        "response": if state == 1 { json!([{ "value": "answer" }]) } else { json!([]) },
+        "modelState": { "value": state }
+    })
+}
+
+fn session(id: &str, requests: Vec<Value>) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "version": 3, "sessionId": id, "creationDate": 1_000, "requests": requests,
+    }))
+    .unwrap()
+}
+
+/// What `workbench.action.chat.export` writes: the same requests, no session id.
+fn export(requests: Vec<Value>) -> Vec<u8> {
+    serde_json::to_vec(&json!({ "requests": requests })).unwrap()
+}
+
+/// `a` (two requests, older) and `b` (one request, the most recent) in the workspace.
+fn store() -> SessionStore {
+    let mut store = SessionStore::new();
+    for (path, bytes) in [
+        (
+            "/s/a.json",
+            session(
+                "a",
+                vec![
+                    request("a1", 1_000, "First words of A", 1),
+                    request("a2", 2_000, "Second of A", 1),
+                ],
+            ),
+        ),
+        (
+            "/s/b.json",
+            session("b", vec![request("b1", 9_000, "First words of B", 1)]),
+        ),
+    ] {
+        let meta = FileMeta {
+            size: bytes.len() as u64,
+            mtime_ms: 1.0,
+        };
+        store.apply(path, Some(WS), meta, 0, &bytes).unwrap();
+    }
+    store
+}
+
+fn call(
+    store: &SessionStore,
+    tool: &str,
+    args: Value,
+    caller: Option<&Caller>,
+    live: Option<&LiveCopy>,
+) -> Value {
+    let ctx = ToolContext::new(Some(store), Some(WS)).with_caller(caller, live);
+    invoke(tool, &args, &ctx).to_value()
+}
+
+fn local(id: &str) -> Caller {
+    Caller::Local {
+        session_id: id.into(),
+    }
+}
+
+#[test]
+fn without_a_token_the_most_recent_dialog_answers_and_says_so() {
+    let store = store();
+    let out = call(&store, "get_first_request", json!({}), None, None);
+    assert_eq!(out["sessionId"], "b");
+    assert_eq!(out["dialogFrom"], "mostRecent");
+    assert!(out.get("live").is_none());
+}
+
+#[test]
+fn a_calling_chat_asks_the_host_for_its_live_copy_first() {
+    let store = store();
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({}),
+        Some(&local("a")),
+        None,
+    );
+    assert_eq!(out["success"], false);
+    assert_eq!(out["error_type"], "live_pending");
+}
+
+#[test]
+fn the_caller_not_the_most_recent_dialog_answers_with_its_unsaved_request() {
+    let store = store();
+    let live = LiveCopy::Export(export(vec![
+        request("a1", 1_000, "First words of A", 1),
+        request("a2", 2_000, "Second of A", 1),
+        // The running request: VS Code's export writes it as cancelled, with no response.
+        request("a3", 3_000, "Third of A, sent a moment ago", 2),
+    ]));
+    let first = call(
+        &store,
+        "get_first_request",
+        json!({}),
+        Some(&local("a")),
+        Some(&live),
+    );
+    assert_eq!(first["sessionId"], "a");
+    assert_eq!(first["firstRequest"], "First words of A");
+    assert_eq!(first["requestsCount"], 3);
+    assert_eq!(first["dialogFrom"], "caller");
+    assert_eq!(first["live"], true);
+    let third = call(
+        &store,
+        "get_request",
+        json!({"index": 3}),
+        Some(&local("a")),
+        Some(&live),
+    );
+    assert_eq!(third["request"], "Third of A, sent a moment ago");
+    assert_eq!(third["totalRequests"], 3);
+}
+
+#[test]
+fn another_chats_live_copy_is_refused_and_the_saved_copy_answers() {
+    let store = store();
+    // The last focused chat is B (its ids are B's), but A called.
+    let live = LiveCopy::Export(export(vec![
+        request("b1", 9_000, "First words of B", 1),
+        request("b2", 9_500, "B running", 2),
+    ]));
+    let out = call(
+        &store,
+        "get_request",
+        json!({"index": 1}),
+        Some(&local("a")),
+        Some(&live),
+    );
+    assert_eq!(out["sessionId"], "a");
+    assert_eq!(out["request"], "First words of A");
+    assert_eq!(out["totalRequests"], 2);
+    assert_eq!(out["live"], false);
+    let behind = out["behind"].as_str().unwrap();
+    assert!(behind.contains("not the calling chat"), "{behind}");
+    assert!(!out.to_string().contains("B running"));
+}
+
+#[test]
+fn a_new_chat_with_no_file_is_answered_from_its_live_copy() {
+    let store = store();
+    let live = LiveCopy::Export(export(vec![request(
+        "c1",
+        10_000,
+        "Brand-new chat's first words",
+        2,
+    )]));
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({}),
+        Some(&local("c")),
+        Some(&live),
+    );
+    assert_eq!(out["success"], true, "{out}");
+    assert_eq!(out["sessionId"], "c");
+    assert_eq!(out["firstRequest"], "Brand-new chat's first words");
+    assert_eq!(out["live"], true);
+}
+
+#[test]
+fn a_new_chat_never_gets_a_known_dialogs_words() {
+    let store = store();
+    // Focus is on B, a known dialog: its copy must not be taken for the new chat C.
+    let known = LiveCopy::Export(export(vec![
+        request("b1", 9_000, "First words of B", 1),
+        request("b2", 9_500, "B running", 2),
+    ]));
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({}),
+        Some(&local("c")),
+        Some(&known),
+    );
+    assert_eq!(out["success"], false);
+    assert_eq!(out["error_type"], "caller_not_found");
+    assert!(out["error"]
+        .as_str()
+        .unwrap()
+        .contains("another dialog (b)"));
+    // An idle unknown chat is not the caller either: the caller is running a request.
+    let idle = LiveCopy::Export(export(vec![request("d1", 9_000, "Idle chat", 1)]));
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({}),
+        Some(&local("c")),
+        Some(&idle),
+    );
+    assert_eq!(out["error_type"], "caller_not_found");
+    assert!(!out.to_string().contains("Idle chat"));
+}
+
+#[test]
+fn bad_live_copies_give_a_clear_answer_never_a_panic() {
+    let store = store();
+    for bytes in [
+        b"".to_vec(),
+        b"{not json".to_vec(),
+        b"[1,2,3]".to_vec(),
+        b"{\"requests\": 5}".to_vec(),
+        b"{\"requests\": []}".to_vec(),
+        vec![0xff; 64],
+    ] {
+        let live = LiveCopy::Export(bytes.clone());
+        let out = call(
+            &store,
+            "get_first_request",
+            json!({}),
+            Some(&local("a")),
+            Some(&live),
+        );
+        assert_eq!(out["sessionId"], "a", "{bytes:?}: {out}");
+        assert_eq!(out["live"], false);
+        let out = call(
+            &store,
+            "get_first_request",
+            json!({}),
+            Some(&local("zz")),
+            Some(&live),
+        );
+        assert_eq!(out["error_type"], "caller_not_found", "{out}");
+    }
+    let unavailable = LiveCopy::Unavailable("VS Code wrote no live copy within 2000 ms".into());
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({}),
+        Some(&local("a")),
+        Some(&unavailable),
+    );
+    assert_eq!(out["live"], false);
+    assert!(out["behind"]
+        .as_str()
+        .unwrap()
+        .contains("VS Code wrote no live copy"));
+}
+
+#[test]
+fn other_agents_chats_and_unreadable_tokens_are_said_plainly() {
+    let store = store();
+    let foreign = Caller::Foreign {
+        scheme: "copilotcli".into(),
+        resource: "copilotcli:/abc".into(),
+    };
+    let out = call(&store, "get_first_request", json!({}), Some(&foreign), None);
+    assert_eq!(out["error_type"], "unsupported_chat");
+    let unknown = Caller::Unknown {
+        shape: "an object with keys [foo]".into(),
+    };
+    let out = call(
+        &store,
+        "get_request",
+        json!({"index": 1}),
+        Some(&unknown),
+        None,
+    );
+    assert_eq!(out["error_type"], "unknown_caller");
+    assert!(!out.to_string().contains("words of"));
+}
+
+#[test]
+fn a_session_id_argument_wins_over_the_caller() {
+    let store = store();
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({"sessionId": "b"}),
+        Some(&local("a")),
+        None,
+    );
+    assert_eq!(out["sessionId"], "b");
+    assert_eq!(out["dialogFrom"], "argument");
+    // Naming the caller's own session is the caller's rule (with its live copy).
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({"sessionId": "a"}),
+        Some(&local("a")),
+        None,
+    );
+    assert_eq!(out["error_type"], "live_pending");
+}
