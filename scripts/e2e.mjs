@@ -62,6 +62,33 @@ function gitRun() {
   return truthy(process.env.SECRETARY_E2E_GIT || '');
 }
 
+/**
+ * Installs the test-only chat loop extension (extension/test/chat-loop: a scripted language model and
+ * an agent-like participant, so tests can run real chat requests) into the run's extensions folder, as
+ * VS Code itself records an installed extension (the server honours one extensionDevelopmentPath only).
+ * It is never packaged into the VSIX.
+ */
+function installChatLoop(extensionsDir) {
+  const source = path.join(ROOT, 'extension/test/chat-loop');
+  if (!fs.existsSync(path.join(source, 'dist/extension.js'))) return;
+  const manifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
+  const id = `${manifest.publisher}.${manifest.name}`;
+  const folder = `${id}-${manifest.version}`;
+  const target = path.join(extensionsDir, folder);
+  fs.mkdirSync(path.join(target, 'dist'), { recursive: true });
+  for (const file of ['package.json', 'README.md', 'dist/extension.js']) {
+    fs.copyFileSync(path.join(source, file), path.join(target, file));
+  }
+  const entry = {
+    identifier: { id },
+    version: manifest.version,
+    location: { $mid: 1, path: target, scheme: 'file' },
+    relativeLocation: folder,
+    metadata: { installedTimestamp: Date.now(), source: 'vsix', pinned: true },
+  };
+  fs.writeFileSync(path.join(extensionsDir, 'extensions.json'), JSON.stringify([entry]));
+}
+
 function parseOptions(argv) {
   const env = process.env;
   const o = {
@@ -353,6 +380,10 @@ async function main() {
       const args = [DEFAULT_TESTS_SRC, '--bundle', '--platform=node', '--format=cjs', '--target=node20', '--external:vscode', '--sourcemap', `--outfile=${o.tests}`, '--log-level=warning'];
       const r = spawnSync(esbuild, args, { stdio: 'inherit', timeout: 120_000 });
       if (r.status !== 0) fail(`building the tests entry failed: ${esbuild} ${args.join(' ')}`);
+      const loop = path.join(ROOT, 'extension/test/chat-loop');
+      const loopArgs = [path.join(loop, 'src/extension.ts'), ...args.slice(1, -2), `--outfile=${path.join(loop, 'dist/extension.js')}`, '--log-level=warning'];
+      const l = spawnSync(esbuild, loopArgs, { stdio: 'inherit', timeout: 120_000 });
+      if (l.status !== 0) fail(`building the chat loop test extension failed: ${esbuild} ${loopArgs.join(' ')}`);
     } else if (!fs.existsSync(o.tests)) {
       fail('esbuild not found (neither node_modules/.bin/esbuild nor .tools/esbuild): run npm install or scripts/e2e-setup');
     } else {
@@ -396,6 +427,7 @@ async function main() {
   state.userDataDir = userData;
   const serverDataDir = sub('server-data');
   const extensionsDir = sub('extensions');
+  installChatLoop(extensionsDir);
   const browserProfile = sub('chromium-profile');
   const workspace = o.workspace || sub('workspace');
   if (!fs.existsSync(workspace)) fail(`workspace folder ${workspace} does not exist`);

@@ -13,6 +13,7 @@ import './memory.test';
 import './participant.test';
 import './libraryDocs.test';
 import './gitExtension.test';
+import './chatLoop.test';
 
 export async function run(): Promise<void> {
   const results = await runAll();

@@ -93,7 +93,15 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let dialog = &stored.dialog;
     let total = dialog.requests.len();
     let Some(request) = dialog.requests.get(index - 1) else {
-        return ToolResult::error(format!("Index {index} exceeds total requests ({total})"));
+        let mut error = format!("Index {index} exceeds total requests ({total})");
+        if let Some(Err(refusal)) = &resolved.live {
+            // The calling chat's newest requests may exist but not be saved yet: say so.
+            error.push_str(&format!(
+                ". The chat's newest requests may not be saved yet: {}",
+                refusal.0
+            ));
+        }
+        return ToolResult::error(error);
     };
     ToolResult::ok(json!({
         "sessionId": dialog.session_id,

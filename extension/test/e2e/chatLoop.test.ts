@@ -1,0 +1,193 @@
+// The calling dialog through the real chat loop: real chat requests in VS Code's own chat (view and
+// editor), answered by the test-only `@loop` participant (extension/test/chat-loop), whose scripted
+// model calls the Secretary's tools; the participant runs them with the request's real
+// toolInvocationToken, as an agent does. Each answer must be the calling chat's own, including the
+// request sent a moment ago that VS Code has not saved yet.
+import * as assert from 'assert/strict';
+import * as vscode from 'vscode';
+
+import { callerOfResource } from '../../src/chat/caller';
+import { recordMetric, test } from './harness';
+import { eventually, secretary } from './support';
+
+const LOOP_ID = 'secretary-test.secretary-chat-loop';
+
+interface LoopCall {
+  prompt: string;
+  session: string;
+  tool: string;
+  input: unknown;
+  answer: string;
+  answerWithoutToken: string;
+  at: number;
+}
+
+interface Outcome {
+  scenario: string;
+  /** The caller's session id (from the token) and what the answer says. */
+  session: string;
+  answer: Record<string, unknown>;
+  baseline: Record<string, unknown>;
+  marker: string;
+}
+
+const outcomes: Outcome[] = [];
+
+interface LoopApi {
+  calls: LoopCall[];
+  holding: boolean;
+  release(): void;
+}
+
+async function loop(): Promise<LoopApi> {
+  const ext = vscode.extensions.getExtension<LoopApi>(LOOP_ID);
+  assert.ok(ext, `the test-only ${LOOP_ID} extension is not loaded (scripts/e2e loads extension/test/chat-loop)`);
+  return ext.activate();
+}
+
+let askCommand: string | undefined;
+
+/** The command that sends to the last focused chat (the mode-specific "open chat" actions). */
+async function focusedCommand(): Promise<string> {
+  if (askCommand) {
+    return askCommand;
+  }
+  const all = await vscode.commands.getCommands(true);
+  askCommand = ['workbench.action.chat.openask', 'workbench.action.chat.openAsk'].find((c) => all.includes(c));
+  assert.ok(askCommand, `no mode-specific open-chat command among ${all.filter((c) => c.startsWith('workbench.action.chat.open')).join(', ')}`);
+  return askCommand;
+}
+
+/** Puts the focus in the chat view's input, as a person clicking into it does. */
+async function focusView(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.chat.open');
+  await vscode.commands.executeCommand('workbench.action.chat.focusInput');
+}
+
+/** Sends `@loop call <tool> <json> #<marker>` to the focused chat, as a person pressing Enter does
+ * (`toView`: to the chat view whatever has focus, as the "Open Chat" command with a query does). */
+async function send(tool: string, input: object, marker: string, meanwhile?: () => Promise<void>): Promise<LoopCall> {
+  const api = await loop();
+  const before = api.calls.length;
+  const query = `@loop call chat_secretary_${tool} ${JSON.stringify(input)} #${marker}`;
+  const sent = vscode.commands.executeCommand(await focusedCommand(), {
+    query,
+    isPartialQuery: false,
+    mode: 'ask',
+    modelSelector: { vendor: 'secretary-test' },
+    blockOnResponse: true,
+  });
+  if (meanwhile) {
+    // The request holds before its tool call (`#hold`) while something else happens.
+    await eventually(() => api.holding, 20_000, `"${query}" to reach its tool call`);
+    await meanwhile();
+    api.release();
+  }
+  await Promise.race([
+    Promise.resolve(sent),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer to "${query}" within 40 s`)), 40_000)),
+  ]);
+  await eventually(() => api.calls.length > before, 10_000, `the tool call of "${query}"`);
+  return api.calls[api.calls.length - 1];
+}
+
+function sessionIdOf(call: LoopCall): string {
+  const caller = callerOfResource(call.session);
+  assert.equal(caller.kind, 'local', `the token names a local chat: ${call.session}`);
+  return caller.kind === 'local' ? caller.sessionId : '';
+}
+
+function note(scenario: string, call: LoopCall, marker: string): Outcome {
+  const outcome = {
+    scenario,
+    session: sessionIdOf(call),
+    answer: JSON.parse(call.answer) as Record<string, unknown>,
+    baseline: JSON.parse(call.answerWithoutToken) as Record<string, unknown>,
+    marker,
+  };
+  outcomes.push(outcome);
+  return outcome;
+}
+
+/** The answer is the calling chat's: its session id, and its own words (the marker). */
+function assertCallers(outcome: Outcome, field: 'firstRequest' | 'request'): void {
+  const { answer, session, marker } = outcome;
+  assert.equal(answer.success, true, JSON.stringify(answer));
+  assert.equal(answer.sessionId, session, `${outcome.scenario}: answered for another dialog: ${JSON.stringify(answer)}`);
+  assert.equal(answer.dialogFrom, 'caller');
+  assert.ok(String(answer[field]).includes(marker), `${outcome.scenario}: ${field} lacks #${marker}: ${JSON.stringify(answer)}`);
+}
+
+function right(outcome: Outcome, answer: Record<string, unknown>, field: 'firstRequest' | 'request'): boolean {
+  return answer.success === true && answer.sessionId === outcome.session && String(answer[field]).includes(outcome.marker);
+}
+
+test('chat loop: a new chat in the view gets its own first request, sent a moment ago', async () => {
+  await secretary();
+  await focusView();
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  await focusView();
+  const call = await send('get_first_request', {}, 'view-first');
+  const outcome = note('new chat in the view: first request', call, 'view-first');
+  assertCallers(outcome, 'firstRequest');
+  assert.equal(outcome.answer.live, true, JSON.stringify(outcome.answer));
+}, { timeoutMs: 90_000 });
+
+test('chat loop: the second message of the view chat reads itself, not yet saved', async () => {
+  await focusView();
+  const call = await send('get_request', { index: 2 }, 'view-second');
+  const outcome = note('view chat: its second request (running)', call, 'view-second');
+  assertCallers(outcome, 'request');
+  assert.equal(outcome.answer.totalRequests, 2);
+}, { timeoutMs: 60_000 });
+
+test('chat loop: a chat in an editor answers for itself, not for the chat in the view', async () => {
+  const viewSession = outcomes[0]?.session;
+  await vscode.commands.executeCommand('workbench.action.openChat');
+  const call = await send('get_first_request', {}, 'editor-first');
+  const outcome = note('new chat in an editor beside the view chat: first request', call, 'editor-first');
+  assert.notEqual(outcome.session, viewSession, 'the editor chat is another session');
+  assertCallers(outcome, 'firstRequest');
+}, { timeoutMs: 90_000 });
+
+test('chat loop: the editor chat, still focused, reads its second request', async () => {
+  const call = await send('get_request', { index: 2 }, 'editor-second');
+  const outcome = note('editor chat: its second request (running)', call, 'editor-second');
+  assertCallers(outcome, 'request');
+  assert.equal(outcome.answer.live, true, JSON.stringify(outcome.answer));
+}, { timeoutMs: 60_000 });
+
+test('chat loop: a chat that lost the focus answers for itself from disk and says it may be behind', async () => {
+  const { api } = await secretary();
+  const editorSession = outcomes[2].session;
+  // The editor chat was saved a moment ago (VS Code flushes chats every few seconds in the web build).
+  await eventually(() => (api.sessions.getSession(editorSession)?.dialog.requests.length ?? 0) >= 2, 15_000, 'the editor chat on disk');
+  // While its agent works, the person opens another chat: VS Code's live copy is now that chat's, which
+  // must not answer for the editor chat.
+  const call = await send('get_first_request', {}, 'hold', async () => {
+    await vscode.commands.executeCommand('workbench.action.openChat');
+  });
+  const outcome = note('editor chat after the person opened another chat: first request', call, 'editor-first');
+  assert.equal(outcome.session, editorSession, 'the request ran in the editor chat');
+  assertCallers(outcome, 'firstRequest');
+  assert.equal(outcome.answer.live, false, JSON.stringify(outcome.answer));
+  assert.match(String(outcome.answer.behind), /no requests|not the calling chat/);
+}, { timeoutMs: 60_000 });
+
+test('chat loop: right and wrong answers, with the caller vs without (the old rule)', async () => {
+  const { api } = await secretary();
+  const rows = outcomes.map((o) => {
+    const field = 'firstRequest' in o.answer ? 'firstRequest' : 'request';
+    return { scenario: o.scenario, withCaller: right(o, o.answer, field), withoutCaller: right(o, o.baseline, field), live: o.answer.live };
+  });
+  for (const row of rows) {
+    console.log(`chat-loop: ${row.scenario}: with the caller ${row.withCaller ? 'right' : 'WRONG'} (live ${String(row.live)}), without ${row.withoutCaller ? 'right' : 'wrong'}`);
+  }
+  recordMetric('chatLoop.rightWithCaller', rows.filter((r) => r.withCaller).length);
+  recordMetric('chatLoop.rightWithoutCaller', rows.filter((r) => r.withoutCaller).length);
+  recordMetric('chatLoop.scenarios', rows.length);
+  assert.equal(rows.length, 5, `only ${rows.length} scenarios ran`);
+  assert.deepEqual(rows.filter((r) => !r.withCaller), []);
+  // The sidebar's current dialog is the chat that called last.
+  assert.equal(api.sessions.getCurrentSessionId(), outcomes[outcomes.length - 1].session);
+}, { timeoutMs: 30_000 });
