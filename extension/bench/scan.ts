@@ -1,5 +1,6 @@
 // Times a cold scan (every file read and parsed) and a warm one (nothing changed: one stat per
 // file) of a user-data folder through the same service the extension uses. Prints markdown.
+import * as fs from 'fs';
 import * as path from 'path';
 
 import { WasmCore } from '../src/core/wasm';
@@ -59,6 +60,46 @@ async function main(): Promise<void> {
       `| ${semantic ? 'hybrid (default)' : 'TF-IDF alone'} | ${buildMs.toFixed(1)} | ${p(inCore, 0.5).toFixed(2)} | ${p(inCore, 0.99).toFixed(2)} | ${p(inService, 0.5).toFixed(1)} |`,
     );
   }
+  // get_request through the service, as each host calls it: without watchers every call first
+  // checks every file (the CLI's one-shot calls, and every host before the watchers told what changed);
+  // with watchers (VS Code, the MCP server) only what they reported and the calling chat's file.
+  const ids = (JSON.parse(core.run((h) => h.dialogs())) as { dialog: { sessionId: string } }[]).map((d) => d.dialog.sessionId);
+  const storageDirs = fs
+    .readdirSync(path.join(root, 'User', 'workspaceStorage'))
+    .map((name) => path.join(root, 'User', 'workspaceStorage', name, 'chatSessions'));
+  const watchedCore = new WasmCore(path.join(__dirname, '..', '..', 'dist', 'wasm'), silentLogger);
+  const watched = new DialogSessionsService(watchedCore, { files: () => sessionsUnder(root), watchDirs: () => storageDirs }, silentLogger, {
+    workspace: undefined,
+  });
+  await watched.start(true);
+  const timeCalls = async (svc: DialogSessionsService, caller: boolean) => {
+    const times: number[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      const id = ids[i % ids.length];
+      const call = caller
+        ? { caller: { kind: 'local' as const, sessionId: id }, live: async () => ({ error: 'no live copy in this benchmark' }) }
+        : undefined;
+      const t = performance.now();
+      const answer = JSON.parse(await svc.invokeTool('get_request', caller ? { index: 1 } : { index: 1, sessionId: id }, call)) as {
+        success: boolean;
+      };
+      times.push(performance.now() - t);
+      if (!answer.success) throw new Error('get_request failed');
+    }
+    return times.sort((a, b) => a - b);
+  };
+  const unwatched = await timeCalls(service, false);
+  const watchedArg = await timeCalls(watched, false);
+  const watchedCaller = await timeCalls(watched, true);
+  watched.dispose();
+  process.stdout.write(
+    `\n| get_request through the service, ${cold.files} session files | p50 ms | p99 ms |\n|---|---:|---:|\n` +
+      `| every file checked first (no watcher: the rule before) | ${p(unwatched, 0.5).toFixed(2)} | ${p(unwatched, 0.99).toFixed(2)} |\n` +
+      `| watcher-reported files only, \`sessionId\` given | ${p(watchedArg, 0.5).toFixed(2)} | ${p(watchedArg, 0.99).toFixed(2)} |\n` +
+      `| watcher-reported files + the calling chat's file | ${p(watchedCaller, 0.5).toFixed(2)} | ${p(watchedCaller, 0.99).toFixed(2)} |\n` +
+      `| ratio, every file / the calling chat's file (p50) | ${(p(unwatched, 0.5) / p(watchedCaller, 0.5)).toFixed(0)}× | |\n`,
+  );
+
   process.stdout.write(
     `\n| search_requests, requests of ${cold.files} files | first call ms (builds the index) | query p50 ms | p99 ms | p50 ms through the service (checks every file first) |\n|---|---:|---:|---:|---:|\n${rows.join('\n')}\n`,
   );

@@ -19,6 +19,8 @@ interface LoopCall {
   input: unknown;
   answer: string;
   answerWithoutToken: string;
+  ms: number;
+  msWithoutToken: number;
   at: number;
 }
 
@@ -186,6 +188,11 @@ test('chat loop: right and wrong answers, with the caller vs without (the old ru
   recordMetric('chatLoop.rightWithCaller', rows.filter((r) => r.withCaller).length);
   recordMetric('chatLoop.rightWithoutCaller', rows.filter((r) => r.withoutCaller).length);
   recordMetric('chatLoop.scenarios', rows.length);
+  // What answering for the caller costs in VS Code: the live copy (VS Code's export) on top.
+  const calls = (await loop()).calls;
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  recordMetric('chatLoop.toolCall.withCaller.median.ms', Math.round(median(calls.map((c) => c.ms))));
+  recordMetric('chatLoop.toolCall.withoutToken.median.ms', Math.round(median(calls.map((c) => c.msWithoutToken))));
   assert.equal(rows.length, 5, `only ${rows.length} scenarios ran`);
   assert.deepEqual(rows.filter((r) => !r.withCaller), []);
   // The sidebar's current dialog is the chat that called last.

@@ -12,6 +12,9 @@ export interface LoopCall {
   /** The same call without a token, as other extensions (and the Secretary before it knew the caller)
    * see it: the baseline the tests compare with. */
   answerWithoutToken: string;
+  /** How long the tool call took with the token, and without. */
+  ms: number;
+  msWithoutToken: number;
   at: number;
 }
 
@@ -109,9 +112,13 @@ export function activate(context: vscode.ExtensionContext): LoopApi {
         api.holding = false;
       }
       for (const call of calls) {
+        const started = performance.now();
         const result = await vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: request.toolInvocationToken }, token);
+        const ms = performance.now() - started;
         const answer = textOf(result);
+        const baselineStarted = performance.now();
         const baseline = textOf(await vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: undefined }, token));
+        const msWithoutToken = performance.now() - baselineStarted;
         api.calls.push({
           prompt: request.prompt,
           session: sessionOf(request.toolInvocationToken),
@@ -119,6 +126,8 @@ export function activate(context: vscode.ExtensionContext): LoopApi {
           input: call.input,
           answer,
           answerWithoutToken: baseline,
+          ms,
+          msWithoutToken,
           at: Date.now(),
         });
         messages.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, result.content)]));
