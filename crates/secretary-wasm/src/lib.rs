@@ -194,7 +194,7 @@ impl Secretary {
     ) -> String {
         let call = match CallerInput::read(caller_json, live, live_error) {
             Ok(call) => call,
-            Err(failure) => return failure.to_json(),
+            Err(error) => return tooling::ToolResult::failure(error, "internal").to_json(),
         };
         let args = match serde_json::from_str(if args_json.trim().is_empty() {
             "{}"
@@ -240,11 +240,9 @@ impl Secretary {
         use secretary_core::prompts::{self, PromptOutput};
         let call = match CallerInput::read(caller_json, live, live_error) {
             Ok(call) => call,
-            Err(failure) => {
-                return serde_json::to_string(&PromptOutput::failure(
-                    failure.error_text().unwrap_or_default().to_string(),
-                ))
-                .unwrap_or_else(|_| "{}".into())
+            Err(error) => {
+                return serde_json::to_string(&PromptOutput::failure(error))
+                    .unwrap_or_else(|_| "{}".into())
             }
         };
         let output = match prompts::find(name) {
@@ -444,16 +442,14 @@ impl CallerInput {
         caller_json: Option<String>,
         live: Option<Vec<u8>>,
         live_error: Option<String>,
-    ) -> Result<Self, tooling::ToolResult> {
-        let caller = match caller_json.filter(|text| !text.trim().is_empty()) {
-            None => None,
-            Some(text) => Some(serde_json::from_str::<Caller>(&text).map_err(|err| {
-                tooling::ToolResult::failure(
-                    format!("The host described the calling chat wrongly ({err})"),
-                    "internal",
-                )
-            })?),
-        };
+    ) -> Result<Self, String> {
+        let caller =
+            match caller_json.filter(|text| !text.trim().is_empty()) {
+                None => None,
+                Some(text) => Some(serde_json::from_str::<Caller>(&text).map_err(|err| {
+                    format!("The host described the calling chat wrongly ({err})")
+                })?),
+            };
         let live = match (live, live_error) {
             (Some(bytes), _) => Some(LiveCopy::Export(bytes)),
             (None, Some(why)) => Some(LiveCopy::Unavailable(why)),
