@@ -53,6 +53,7 @@ test('get_first_request and get_request answer with the contract', async () => {
   assert.equal(first.success, true);
   assert.equal(first.sessionId, JSONL);
   assert.equal(first.requestsCount, 2);
+  assert.equal(first.dialogFrom, 'mostRecent', 'no token: the most recent dialog, and it says so');
   assert.equal(first.timestamp, '2025-10-15T09:20:01.000Z');
   assert.equal(first.firstRequest, 'The todo list is slow with 5,000 items. Profile the render and propose a fix;...');
   assert.deepEqual(await invoke('chat_secretary_get_request', { index: 2, sessionId: JSON_ID }), {
@@ -62,6 +63,7 @@ test('get_first_request and get_request answer with the contract', async () => {
     index: 2,
     timestamp: '2025-10-14T09:25:00.000Z',
     totalRequests: 3,
+    dialogFrom: 'argument',
   });
 });
 
