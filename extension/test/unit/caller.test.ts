@@ -227,3 +227,18 @@ test('with watchers running, a call reads only what changed: the calling chat fi
     samples.cleanup();
   }
 });
+
+test('an index past 2^32 is refused in the WASM core, not wrapped to request 1 (usize has 32 bits there)', async () => {
+  const samples = copySamples();
+  try {
+    const { service } = open(samples.dir);
+    await service.start(false);
+    for (const index of [4294967297, 4294967296 + 2, 2 ** 53]) {
+      const answer = JSON.parse(await service.invokeTool('get_request', { index, sessionId: JSON_ID })) as Record<string, unknown>;
+      assert.equal(answer.success, false, `${index}: ${JSON.stringify(answer)}`);
+      assert.match(String(answer.error), /exceeds total requests \(3\)|whole number/);
+    }
+  } finally {
+    samples.cleanup();
+  }
+});

@@ -56,8 +56,9 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-/// Checks `index` before serde does, so agents get the contract's own messages.
-fn check_index(args: &Value) -> Result<usize, ToolResult> {
+/// Checks `index` before serde does, so agents get the contract's own messages. The index stays
+/// 64-bit: on wasm32 `usize` has 32 bits, and `4294967297 as usize` would be request 1.
+fn check_index(args: &Value) -> Result<u64, ToolResult> {
     let Some(index) = args.get("index") else {
         return Err(ToolResult::error("Index parameter is required"));
     };
@@ -73,7 +74,7 @@ fn check_index(args: &Value) -> Result<usize, ToolResult> {
             if index.is_string() { format!("the string {index}") } else { index.to_string() }
         ))),
         Some(n) if n < 1 => Err(ToolResult::error("Index must be 1 or greater")),
-        Some(n) => Ok(n as usize),
+        Some(n) => Ok(n.unsigned_abs()),
     }
 }
 
@@ -92,7 +93,10 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     }
     let dialog = &stored.dialog;
     let total = dialog.requests.len();
-    let Some(request) = dialog.requests.get(index - 1) else {
+    let request = usize::try_from(index - 1)
+        .ok()
+        .and_then(|at| dialog.requests.get(at));
+    let Some(request) = request else {
         let mut error = format!("Index {index} exceeds total requests ({total})");
         if let Some(Err(refusal)) = &resolved.live {
             // The calling chat's newest requests may exist but not be saved yet: say so.
