@@ -18,6 +18,7 @@ import type { SessionScope } from './sessions/sessionSync';
 import type { StoredDialog } from './sessions/types';
 import { OWN_PREFIX, ToolCatalogSync } from './tools/catalogSync';
 import { CoreTool, ToolCallTool, type ToolListing } from './tools/CoreTool';
+import { ToolLoadTool } from './tools/ToolLoadTool';
 import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/ChatMonitorTreeProvider';
 import { registerMcpServerProvider } from './mcp/provider';
 import { callContext } from './chat/liveChat';
@@ -92,11 +93,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     }),
   );
 
-  // Every own tool is registered, deferred ones too: until loaded with tool_load, the core
-  // answers them with how to load them.
+  // Every own tool is registered, deferred ones too; VS Code offers a deferred one to the model
+  // only once tool_load set its context key (the `when` clause of its contribution).
   for (const listing of tools) {
-    const ToolClass = listing.name === 'tool_call' ? ToolCallTool : CoreTool;
-    context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, new ToolClass(listing, monitor, sessions, log, catalog, context.globalStorageUri)));
+    const scratch = context.globalStorageUri;
+    const tool =
+      listing.name === 'tool_load'
+        ? new ToolLoadTool(listing, tools, monitor, sessions, log, catalog, scratch)
+        : new (listing.name === 'tool_call' ? ToolCallTool : CoreTool)(listing, monitor, sessions, log, catalog, scratch);
+    context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, tool));
     log.info(`MCP tool registered: ${listing.vscodeName}`);
   }
 
