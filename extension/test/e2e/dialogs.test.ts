@@ -54,14 +54,16 @@ test('get_first_request and get_request answer with the contract', async () => {
   assert.equal(first.sessionId, JSONL);
   assert.equal(first.requestsCount, 2);
   assert.equal(first.dialogFrom, 'mostRecent', 'no token: the most recent dialog, and it says so');
-  assert.equal(first.timestamp, '2025-10-15T09:20:01.000Z');
+  assert.equal(first.timestamp, Date.parse('2025-10-15T09:20:01.000Z'), 'Unix milliseconds, a number');
+  assert.equal(first.time, '2025-10-15T09:20:01.000Z');
   assert.equal(first.firstRequest, 'The todo list is slow with 5,000 items. Profile the render and propose a fix;...');
   assert.deepEqual(await invoke('chat_secretary_get_request', { index: 2, sessionId: JSON_ID }), {
     success: true,
     sessionId: JSON_ID,
     request: 'Use CSS custom properties for the colours, not a second stylesheet. Keep contrast at WCAG AA.',
     index: 2,
-    timestamp: '2025-10-14T09:25:00.000Z',
+    timestamp: Date.parse('2025-10-14T09:25:00.000Z'),
+    time: '2025-10-14T09:25:00.000Z',
     totalRequests: 3,
     dialogFrom: 'argument',
   });
