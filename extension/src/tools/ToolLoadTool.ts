@@ -5,6 +5,7 @@ import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import type { ChatMonitorTreeProvider } from '../tree/ChatMonitorTreeProvider';
 import type { ToolCatalogSync } from './catalogSync';
 import { CoreTool, type ToolListing } from './CoreTool';
+import { contextKeysOf, loadedKeys } from './loadedContext';
 
 /**
  * `tool_load` in VS Code: the core activates the tools in its catalog, then this host sets the
@@ -41,29 +42,6 @@ export class ToolLoadTool extends CoreTool {
     }
     return text;
   }
-}
-
-/** `vscodeName → loadedContextKey` of the deferred tools in a listing. */
-export function contextKeysOf(tools: readonly ToolListing[]): Map<string, string> {
-  return new Map(
-    tools.filter((tool) => typeof tool.loadedContextKey === 'string').map((tool) => [tool.vscodeName, tool.loadedContextKey as string]),
-  );
-}
-
-/** The context keys to set for a `tool_load` answer: its `loaded` and `alreadyActive` tools that
- * are our deferred ones. Anything else in the answer (external tools, a failure) sets nothing. */
-export function loadedKeys(answer: string, keys: ReadonlyMap<string, string>): string[] {
-  let parsed: { success?: unknown; loaded?: unknown; alreadyActive?: unknown };
-  try {
-    parsed = JSON.parse(answer) as typeof parsed;
-  } catch {
-    return [];
-  }
-  if (parsed?.success !== true) {
-    return [];
-  }
-  const names = [parsed.loaded, parsed.alreadyActive].flatMap((list) => (Array.isArray(list) ? list : []));
-  return names.flatMap((name) => (typeof name === 'string' && keys.has(name) ? [keys.get(name) as string] : []));
 }
 
 async function setLoadedContext(keys: readonly string[], log: Logger): Promise<void> {
