@@ -56,7 +56,7 @@ pub fn visible_tools(include_examples: bool) -> impl Iterator<Item = &'static su
 
 /// How many tools VS Code offers the model before any `tool_load` (no `when` clause): the README
 /// states this number.
-pub const DEFAULT_TOOL_COUNT: usize = 18;
+pub const DEFAULT_TOOL_COUNT: usize = 9;
 
 /// The VS Code `when` clause of example tools: contributed always (VS Code needs every tool in
 /// the manifest) but enabled only by the setting.
