@@ -224,6 +224,13 @@ mod tests {
             DEFAULT_TOOL_COUNT,
             "the README states how many tools are on by default"
         );
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+                .expect("README.md at the repository root");
+        assert!(
+            readme.contains(&format!("**On by default: {DEFAULT_TOOL_COUNT} tools**")),
+            "README.md must state the default tool count"
+        );
     }
 
     #[test]
