@@ -1,6 +1,7 @@
 // The parts of what a VS Code user sees that run without VS Code: date sections and relative
-// times of the sidebar, the chat resource a dialog opens by, and which context keys a real
-// `tool_load` answer of the core sets (they must be the `when` clauses package.json contributes).
+// times of the sidebar, the chat resource a dialog opens by, which context keys a real
+// `tool_load` answer of the core sets (the `when` clauses package.json contributes), the
+// settings' texts and the icon.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -77,4 +78,25 @@ test("tool_load's answer sets the context keys package.json gates the deferred t
   const failed = core.invoke('tool_load', { names: ['chat_secretary_get_changed_files', 'no_such_tool'] }, undefined);
   assert.deepEqual(loadedKeys(failed, keys), [], failed);
   assert.deepEqual(loadedKeys('not json', keys), []);
+});
+
+test('settings whose text has backticks use markdownDescription; mcp.enabled is off and says why', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    icon?: string;
+    contributes: { configuration: { properties: Record<string, { description?: string; markdownDescription?: string; default?: unknown }> } };
+  };
+  const properties = manifest.contributes.configuration.properties;
+  for (const [key, setting] of Object.entries(properties)) {
+    assert.ok(!setting.description?.includes('`'), `${key}: backticks in a plain description show as they are`);
+    assert.ok(setting.description || setting.markdownDescription, `${key} is described`);
+  }
+  const mcp = properties['copilotChatSecretary.mcp.enabled'];
+  assert.equal(mcp.default, false);
+  assert.match(mcp.markdownDescription ?? '', /a second time in the chat's tool picker/);
+  assert.match(properties['copilotChatSecretary.legacyToolPrefixes'].markdownDescription ?? '', /current name/);
+  // The Marketplace icon: a 128x128 PNG.
+  assert.equal(manifest.icon, 'resources/icon.png');
+  const png = fs.readFileSync(path.join(ROOT, 'resources', 'icon.png'));
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
 });
