@@ -138,7 +138,7 @@ function openCommand(entry: StoredDialog): vscode.Command {
 function dialogItem(entry: StoredDialog, now: number): vscode.TreeItem {
   const { dialog } = entry;
   const item = new vscode.TreeItem(
-    shortTitle(dialog.title, 24),
+    shortTitle(dialog.title, 22),
     dialog.requests.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = `dialog:${dialog.sessionId}`;
