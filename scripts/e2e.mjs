@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -335,6 +336,18 @@ function startChild(name, cmd, args, env) {
   return rec;
 }
 
+/** A TCP port free right now on 127.0.0.1 (Chromium's DevTools port for the tests' screenshots). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 function makeLogDir() {
   const base = process.env.SECRETARY_E2E_LOG_DIR ? '' : path.join(ROOT, '.e2e/runs');
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -442,8 +455,13 @@ async function main() {
   console.log(`e2e: logs      ${state.logDir}${o.keep ? `\ne2e: temp      ${state.tmp} (kept)` : ''}`);
 
   // --- server
+  // The tests take screenshots through Chromium's DevTools port (extension/test/e2e/harness/screenshot.ts)
+  // into <logs>/screenshots.
+  const cdpPort = await freePort();
   const serverEnv = {
     ...process.env,
+    SECRETARY_E2E_CDP: `http://127.0.0.1:${cdpPort}`,
+    SECRETARY_E2E_SHOTS: path.join(state.logDir, 'screenshots'),
     PATH: `${path.dirname(NODE24)}:${process.env.PATH || ''}`,
     SECRETARY_E2E_RESULTS: results,
     SECRETARY_E2E_GREP: o.grep,
@@ -513,6 +531,8 @@ async function main() {
     '--mute-audio',
     '--enable-logging=stderr',
     '--window-size=1280,800',
+    `--remote-debugging-port=${cdpPort}`,
+    '--remote-debugging-address=127.0.0.1',
     `--user-data-dir=${browserProfile}`,
     url,
   ], browserEnv);

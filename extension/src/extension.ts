@@ -18,7 +18,9 @@ import type { SessionScope } from './sessions/sessionSync';
 import type { StoredDialog } from './sessions/types';
 import { OWN_PREFIX, ToolCatalogSync } from './tools/catalogSync';
 import { CoreTool, ToolCallTool, type ToolListing } from './tools/CoreTool';
+import { ToolLoadTool } from './tools/ToolLoadTool';
 import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/ChatMonitorTreeProvider';
+import { dialogOf, registerDialogCommands } from './tree/dialogCommands';
 import { registerMcpServerProvider } from './mcp/provider';
 import { callContext } from './chat/liveChat';
 import { handleChatRequest, registerChatParticipant, type PromptBackend, type PromptListing } from './chat/participant';
@@ -35,7 +37,8 @@ export interface SecretaryApi {
   activationMs: number;
   /** The MCP server definition provider offered to VS Code (`undefined` without the MCP API). */
   mcpProvider: ReturnType<typeof registerMcpServerProvider>;
-  trees: { monitor: ChatMonitorTreeProvider; dialogs: ChatMonitorTreeProvider };
+  /** The sidebar's Dialogs view (the current dialog's header, then the others by date). */
+  trees: { dialogs: ChatMonitorTreeProvider };
   /** The `@secretary` participant's handler on the live core (tests drive it with their own stream). */
   chat: { handle: (...args: DropFirst<Parameters<typeof handleChatRequest>>) => ReturnType<typeof handleChatRequest> };
 }
@@ -61,17 +64,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   });
   context.subscriptions.push({ dispose: () => sessions.dispose() });
 
-  const monitor = new ChatMonitorTreeProvider(sessions, 'monitor');
-  const dialogs = new ChatMonitorTreeProvider(sessions, 'dialogs');
+  const dialogs = new ChatMonitorTreeProvider(sessions);
   context.subscriptions.push(
-    monitor,
     dialogs,
-    vscode.window.registerTreeDataProvider('copilotChatSecretary.monitor', monitor),
     vscode.window.registerTreeDataProvider('copilotChatSecretary.dialogs', dialogs),
-    sessions.onDidChangeCaller(() => {
-      monitor.refresh();
-      dialogs.refresh();
-    }),
+    sessions.onDidChangeCaller(() => dialogs.refresh()),
   );
 
   // Discovery: our own tools under their VS Code names, the others from vscode.lm.tools.
@@ -92,15 +89,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     }),
   );
 
-  // Every own tool is registered, deferred ones too: until loaded with tool_load, the core
-  // answers them with how to load them.
+  // Every own tool is registered, deferred ones too; VS Code offers a deferred one to the model
+  // only once tool_load set its context key (the `when` clause of its contribution).
   for (const listing of tools) {
-    const ToolClass = listing.name === 'tool_call' ? ToolCallTool : CoreTool;
-    context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, new ToolClass(listing, monitor, sessions, log, catalog, context.globalStorageUri)));
+    const scratch = context.globalStorageUri;
+    const tool =
+      listing.name === 'tool_load'
+        ? new ToolLoadTool(listing, tools, dialogs, sessions, log, catalog, scratch)
+        : new (listing.name === 'tool_call' ? ToolCallTool : CoreTool)(listing, dialogs, sessions, log, catalog, scratch);
+    context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, tool));
     log.info(`MCP tool registered: ${listing.vscodeName}`);
   }
 
-  registerCommands(context, sessions, core, log, [monitor, dialogs]);
+  registerCommands(context, sessions, core, log, [dialogs]);
+  context.subscriptions.push(...registerDialogCommands(sessions, log));
   // `@secretary`: the core's prompts, rendered on the live sessions.
   let promptListings: PromptListing[] | undefined;
   const prompts: PromptBackend = {
@@ -128,7 +130,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   // The first scan runs in the background: activation stays fast, and tools wait for it.
   void sessions.start().then(
     () => {
-      monitor.refresh();
       dialogs.refresh();
     },
     (err) => log.error(`initial session scan failed: ${String(err)}`),
@@ -136,7 +137,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
 
   const activationMs = performance.now() - started;
   log.info(`Copilot Chat Secretary ${core.version} activated in ${activationMs.toFixed(1)} ms (workspace: ${workspace ?? 'all'})`);
-  return { core, sessions, tools, workspaceStorageDir, activationMs, mcpProvider, trees: { monitor, dialogs }, chat };
+  return { core, sessions, tools, workspaceStorageDir, activationMs, mcpProvider, trees: { dialogs }, chat };
 }
 
 export function deactivate(): void {
@@ -245,7 +246,7 @@ function registerCommands(
       }
     }),
     vscode.commands.registerCommand(`${CONFIG}.openSessionFile`, async (node?: SecretaryNode) => {
-      const file = node && node.kind !== 'fact' ? node.entry.path : sessions.getCurrentDialog()?.path;
+      const file = dialogOf(node)?.path ?? sessions.getCurrentDialog()?.path;
       if (file) {
         await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
       }

@@ -116,7 +116,8 @@ fn first_request_of_the_current_dialog() {
             "success": true,
             "sessionId": "new",
             "firstRequest": preview,
-            "timestamp": "2025-10-14T09:32:33.123Z",
+            "timestamp": 1760434353123i64,
+            "time": "2025-10-14T09:32:33.123Z",
             "requestsCount": 5,
             "dialogFrom": "mostRecent"
         })
@@ -169,7 +170,8 @@ fn get_request_returns_the_full_text() {
             "sessionId": "new",
             "request": "Third request\nwith two lines",
             "index": 3,
-            "timestamp": "2025-10-14T09:35:00.000Z",
+            "timestamp": 1760434500000i64,
+            "time": "2025-10-14T09:35:00.000Z",
             "totalRequests": 5,
             "dialogFrom": "mostRecent"
         })

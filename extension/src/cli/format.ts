@@ -28,9 +28,9 @@ export function formatToolResult(name: string, result: Record<string, unknown>):
   }
   switch (name) {
     case 'get_first_request':
-      return `${String(result.firstRequest)}\n(session ${String(result.sessionId)}, ${String(result.requestsCount)} requests, ${String(result.timestamp ?? 'no time')})`;
+      return `${String(result.firstRequest)}\n(session ${String(result.sessionId)}, ${String(result.requestsCount)} requests, ${String(result.time ?? 'no time')})`;
     case 'get_request':
-      return `${String(result.request)}\n(request ${String(result.index)} of ${String(result.totalRequests)}, session ${String(result.sessionId)}, ${String(result.timestamp ?? 'no time')})`;
+      return `${String(result.request)}\n(request ${String(result.index)} of ${String(result.totalRequests)}, session ${String(result.sessionId)}, ${String(result.time ?? 'no time')})`;
     case 'list_dialogs': {
       const dialogs = (result.dialogs as { sessionId: string; title: string; requestsCount: number; lastActivity: string | null }[]) ?? [];
       if (dialogs.length === 0) {

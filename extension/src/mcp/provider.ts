@@ -24,8 +24,10 @@ export interface McpProviderScope {
 /**
  * Offers the bundled `secretary mcp` server to VS Code's own MCP client: one stdio definition
  * that runs `dist/cli.js mcp` with the Node.js running this extension host, scoped to the sessions
- * this window reads (the `scope` and `extraStorageRoots` settings). `copilotChatSecretary.mcp.enabled`
- * set to false withdraws it. Returns the provider (the e2e tests read its definitions), or
+ * this window reads (the `scope` and `extraStorageRoots` settings). Only when
+ * `copilotChatSecretary.mcp.enabled` is true (default false): the extension already contributes the
+ * same tools to VS Code, and offering the server too would show every tool twice in the tool picker.
+ * Other MCP clients run `secretary mcp` themselves and are not affected. Returns the provider (the e2e tests read its definitions), or
  * `undefined` when this VS Code has no MCP API.
  */
 export function registerMcpServerProvider(
@@ -44,7 +46,7 @@ export function registerMcpServerProvider(
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
       const config = vscode.workspace.getConfiguration(CONFIG);
-      if (!config.get<boolean>('mcp.enabled', true)) {
+      if (!config.get<boolean>('mcp.enabled', false)) {
         return [];
       }
       const args = [cli, 'mcp', ...scopeArgs(config, scope)];

@@ -19,6 +19,8 @@ export interface ToolListing {
   inputSchema: unknown;
   tags: string[];
   deferred: boolean;
+  /** A deferred tool's VS Code context key (`copilotChatSecretary.loaded.<name>`), set by `tool_load`. */
+  loadedContextKey?: string | null;
   destructive: boolean;
   /** Example tools are listed only when the host includes them. */
   example?: boolean;

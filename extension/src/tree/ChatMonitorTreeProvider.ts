@@ -2,22 +2,28 @@ import * as vscode from 'vscode';
 
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import type { ChatRequest, StoredDialog } from '../sessions/types';
+import { absoluteTime, DATE_GROUPS, dateGroup, relativeTime, shortTitle, type DateGroup } from './dialogTime';
 
-/** A node of the sidebar: a dialog, one of its requests, or a line of facts. */
+/** A node of the sidebar: a date section, a dialog, one of its requests, or a line of facts. */
 export type SecretaryNode =
-  | { kind: 'dialog'; entry: StoredDialog }
+  | { kind: 'group'; group: DateGroup; entries: StoredDialog[] }
+  | { kind: 'dialog'; entry: StoredDialog; current?: boolean }
   | { kind: 'request'; entry: StoredDialog; request: ChatRequest }
   | { kind: 'fact'; label: string; description?: string; icon?: string; tooltip?: string };
 
-/** Which of the two views a provider feeds. */
-export type MonitorView = 'monitor' | 'dialogs';
+/** The command a click on a dialog runs: open it in VS Code's own chat. */
+export const OPEN_IN_CHAT_COMMAND = 'copilotChatSecretary.openInChat';
 
-const PREVIEW = 70;
+const PREVIEW = 60;
 
 /**
- * The sidebar. The "Chat Monitor" view shows the current dialog (title, status, request count,
- * last activity); the "Dialogs" view lists this workspace's dialogs, newest first, each expandable
- * to its requests with time and model. Both redraw when the sessions service reports a change.
+ * The sidebar's "Dialogs" view. Its first row is a compact header of the current dialog (the one
+ * the tools answer for, from the sessions service), expandable to its requests; below it this
+ * workspace's other dialogs under Today / Yesterday / This week / Older, newest first, with
+ * relative times. Dialogs without a request (VS Code writes one whenever a chat view opens) are
+ * hidden, except the current one. A click opens a dialog in VS Code's chat. An empty view shows
+ * the `viewsWelcome` text of package.json, which says where dialogs come from. The view redraws
+ * when the sessions service reports a change.
  */
 export class ChatMonitorTreeProvider implements vscode.TreeDataProvider<SecretaryNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SecretaryNode | undefined>();
@@ -26,7 +32,8 @@ export class ChatMonitorTreeProvider implements vscode.TreeDataProvider<Secretar
 
   constructor(
     private readonly sessions: DialogSessionsService,
-    readonly view: MonitorView,
+    /** The clock of relative times and date groups (tests pin it). */
+    private readonly now: () => number = Date.now,
   ) {
     this.subscription = sessions.onDidChange(() => this.refresh());
   }
@@ -37,10 +44,17 @@ export class ChatMonitorTreeProvider implements vscode.TreeDataProvider<Secretar
 
   getTreeItem(node: SecretaryNode): vscode.TreeItem {
     switch (node.kind) {
+      case 'group': {
+        const item = new vscode.TreeItem(node.group, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `group:${node.group}`;
+        item.description = String(node.entries.length);
+        item.contextValue = 'group';
+        return item;
+      }
       case 'dialog':
-        return dialogItem(node.entry, this.view === 'dialogs');
+        return node.current ? headerItem(node.entry) : dialogItem(node.entry, this.now());
       case 'request':
-        return requestItem(node.request);
+        return requestItem(node.request, this.now());
       case 'fact': {
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
         item.description = node.description;
@@ -54,7 +68,10 @@ export class ChatMonitorTreeProvider implements vscode.TreeDataProvider<Secretar
 
   getChildren(node?: SecretaryNode): SecretaryNode[] {
     if (!node) {
-      return this.view === 'monitor' ? this.monitorRoot() : this.dialogsRoot();
+      return this.root();
+    }
+    if (node.kind === 'group') {
+      return node.entries.map((entry) => ({ kind: 'dialog', entry }));
     }
     if (node.kind === 'dialog') {
       return node.entry.dialog.requests.map((request) => ({ kind: 'request', entry: node.entry, request }));
@@ -67,61 +84,97 @@ export class ChatMonitorTreeProvider implements vscode.TreeDataProvider<Secretar
     this.changed.dispose();
   }
 
-  private monitorRoot(): SecretaryNode[] {
+  /** The current dialog's header, then the date sections of the others that have requests;
+   * nothing (the welcome text) when no dialog has a request and there is no current one. */
+  private root(): SecretaryNode[] {
     if (!this.sessions.isReady) {
       return [{ kind: 'fact', label: 'Reading chat sessions…', icon: 'loading~spin' }];
     }
     const current = this.sessions.getCurrentDialog();
-    if (!current) {
-      return [{ kind: 'fact', label: 'No active dialog', icon: 'comment-discussion' }];
+    const currentId = current?.dialog.sessionId;
+    const others = this.sessions
+      .getDialogs()
+      .filter((entry) => entry.available && entry.dialog.requests.length > 0 && entry.dialog.sessionId !== currentId);
+    const now = this.now();
+    const groups = new Map<DateGroup, StoredDialog[]>();
+    for (const entry of others) {
+      const group = dateGroup(entry.dialog.lastActivity ?? entry.dialog.creationDate, now);
+      groups.set(group, [...(groups.get(group) ?? []), entry]);
     }
-    const { dialog } = current;
-    return [
-      { kind: 'dialog', entry: current },
-      { kind: 'fact', label: 'Status', description: dialog.status, icon: 'pulse' },
-      { kind: 'fact', label: 'Requests', description: String(dialog.requests.length), icon: 'list-ordered' },
-      { kind: 'fact', label: 'Last activity', description: formatTime(dialog.lastActivity), icon: 'clock' },
-      { kind: 'fact', label: 'Session', description: dialog.sessionId, icon: 'key', tooltip: current.path },
-    ];
-  }
-
-  private dialogsRoot(): SecretaryNode[] {
-    if (!this.sessions.isReady) {
-      return [{ kind: 'fact', label: 'Reading chat sessions…', icon: 'loading~spin' }];
+    const sections = DATE_GROUPS.flatMap((group) => {
+      const entries = groups.get(group);
+      return entries ? [{ kind: 'group' as const, group, entries }] : [];
+    });
+    if (!current && sections.length === 0) {
+      return [];
     }
-    const dialogs = this.sessions.getDialogs().filter((entry) => entry.available);
-    if (dialogs.length === 0) {
-      return [{ kind: 'fact', label: 'No dialogs in this workspace yet', icon: 'comment-discussion' }];
-    }
-    return dialogs.map((entry) => ({ kind: 'dialog', entry }));
+    return [...(current ? [{ kind: 'dialog' as const, entry: current, current: true }] : []), ...sections];
   }
 }
 
-function dialogItem(entry: StoredDialog, expandable: boolean): vscode.TreeItem {
+function requestCount(n: number): string {
+  return n === 0 ? 'no requests yet' : `${n} request${n === 1 ? '' : 's'}`;
+}
+
+/** What a dialog row shows on hover: title, times, requests, status and id. */
+function dialogTooltip(entry: StoredDialog, current: boolean): vscode.MarkdownString {
+  const { dialog } = entry;
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendMarkdown(`**${escapeMarkdown(dialog.title)}**${current ? ' (current)' : ''}\n\n`);
+  tooltip.appendMarkdown(`Last activity: ${escapeMarkdown(absoluteTime(dialog.lastActivity))}  \n`);
+  if (dialog.creationDate !== undefined) {
+    tooltip.appendMarkdown(`Started: ${escapeMarkdown(absoluteTime(dialog.creationDate))}  \n`);
+  }
+  tooltip.appendMarkdown(`${requestCount(dialog.requests.length)} · ${dialog.status}\n\n`);
+  tooltip.appendMarkdown(`\`${dialog.sessionId}\`\n\nClick to open it in the Chat view.`);
+  return tooltip;
+}
+
+/** The open-in-chat command of a dialog row. */
+function openCommand(entry: StoredDialog): vscode.Command {
+  return { command: OPEN_IN_CHAT_COMMAND, title: 'Open in Chat', arguments: [{ kind: 'dialog', entry }] };
+}
+
+function dialogItem(entry: StoredDialog, now: number): vscode.TreeItem {
   const { dialog } = entry;
   const item = new vscode.TreeItem(
-    dialog.title,
-    expandable && dialog.requests.length > 0
-      ? vscode.TreeItemCollapsibleState.Collapsed
-      : vscode.TreeItemCollapsibleState.None,
+    shortTitle(dialog.title, 22),
+    dialog.requests.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = `dialog:${dialog.sessionId}`;
-  item.description = `${dialog.requests.length} request${dialog.requests.length === 1 ? '' : 's'} · ${formatTime(dialog.lastActivity)}`;
-  item.tooltip = new vscode.MarkdownString(
-    `**${escapeMarkdown(dialog.title)}**\n\n${dialog.status} · ${dialog.requests.length} requests\n\n\`${dialog.sessionId}\``,
-  );
-  item.iconPath = new vscode.ThemeIcon(dialog.status === 'active' ? 'comment-discussion' : 'comment');
+  item.description = relativeTime(dialog.lastActivity, now);
+  item.tooltip = dialogTooltip(entry, false);
+  item.iconPath = new vscode.ThemeIcon('comment');
   item.contextValue = 'dialog';
-  item.resourceUri = vscode.Uri.file(entry.path);
+  item.command = openCommand(entry);
   return item;
 }
 
-function requestItem(request: ChatRequest): vscode.TreeItem {
+/** The compact header of the current dialog: its title, marked "current", in one row above the
+ * date sections (request count and times in the tooltip, the requests one click away). */
+function headerItem(entry: StoredDialog): vscode.TreeItem {
+  const { dialog } = entry;
+  const item = new vscode.TreeItem(
+    shortTitle(dialog.title, 22),
+    dialog.requests.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = `current:${dialog.sessionId}`;
+  item.description = 'current';
+  item.tooltip = dialogTooltip(entry, true);
+  item.iconPath = new vscode.ThemeIcon('comment-discussion');
+  item.contextValue = 'dialog';
+  item.command = openCommand(entry);
+  return item;
+}
+
+function requestItem(request: ChatRequest, now: number): vscode.TreeItem {
   const oneLine = request.text.replace(/\s+/g, ' ').trim();
   const label = `#${request.index} ${oneLine.length > PREVIEW ? oneLine.slice(0, PREVIEW - 1) + '…' : oneLine}`;
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-  item.description = [formatTime(request.timestamp), request.modelId].filter(Boolean).join(' · ');
-  item.tooltip = new vscode.MarkdownString().appendText(request.text);
+  item.description = [relativeTime(request.timestamp, now), request.modelId].filter(Boolean).join(' · ');
+  item.tooltip = new vscode.MarkdownString()
+    .appendText(request.text)
+    .appendMarkdown(`\n\n---\n\n${escapeMarkdown(absoluteTime(request.timestamp))}${request.modelId ? ` · ${escapeMarkdown(request.modelId)}` : ''}`);
   item.iconPath = new vscode.ThemeIcon(request.status === 'complete' ? 'account' : statusIcon(request.status));
   item.contextValue = 'request';
   return item;
@@ -140,10 +193,6 @@ function statusIcon(status: ChatRequest['status']): string {
     default:
       return 'account';
   }
-}
-
-function formatTime(ms: number | undefined): string {
-  return ms === undefined ? 'unknown time' : new Date(ms).toLocaleString();
 }
 
 function escapeMarkdown(text: string): string {

@@ -4,6 +4,7 @@ import { runAll } from './harness';
 
 // Test files register their tests on import; add new ones here.
 import './smoke.test';
+import './toolGating.test';
 import './dialogs.test';
 import './discovery.test';
 import './bench.test';
@@ -14,6 +15,7 @@ import './participant.test';
 import './libraryDocs.test';
 import './gitExtension.test';
 import './chatLoop.test';
+import './sidebar.test';
 
 export async function run(): Promise<void> {
   const results = await runAll();

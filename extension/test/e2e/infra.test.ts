@@ -12,6 +12,9 @@ test('flag and content tools work through the host bridge (set/get project flag,
   await secretary();
   const folder = vscode.workspace.workspaceFolders?.[0];
   assert.ok(folder, 'the e2e run opens a workspace folder');
+  // Flags and content are deferred tools: an agent loads them first.
+  const names = ['set_project_flag', 'get_project_flag', 'delete_project_flag', 'get_content'].map((n) => `chat_secretary_${n}`);
+  assert.equal((await invoke('chat_secretary_tool_load', { names })).success, true);
 
   const set = await invoke('chat_secretary_set_project_flag', { name: 'e2eFlag', value: 'on' });
   assert.equal(set.success, true, JSON.stringify(set));

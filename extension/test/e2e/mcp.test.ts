@@ -1,6 +1,7 @@
-// The MCP server definition the extension offers VS Code, checked in the real host: what the
-// provider returns, that the definition really starts a working server (driven by the SDK's own
-// Client), that the setting withdraws it, and that VS Code's own MCP client runs it.
+// The MCP server definition the extension offers VS Code, checked in the real host: none by default
+// (the extension's own tools would show twice), what the provider returns once the setting is on,
+// that the definition really starts a working server (driven by the SDK's own Client), that the
+// setting withdraws it, and that VS Code's own MCP client runs it.
 import * as assert from 'assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -21,8 +22,29 @@ async function definitions(): Promise<vscode.McpStdioServerDefinition[]> {
   return ((await api.mcpProvider.provideMcpServerDefinitions(token())) ?? []) as vscode.McpStdioServerDefinition[];
 }
 
+/** Turns `copilotChatSecretary.mcp.enabled` on for the tests that need the definition. */
+async function enableMcp(on: boolean | undefined): Promise<void> {
+  await vscode.workspace.getConfiguration('copilotChatSecretary').update('mcp.enabled', on, vscode.ConfigurationTarget.Global);
+}
+
+test('MCP: no server definition is offered to VS Code by default (no second tool group)', async () => {
+  const { api } = await secretary();
+  assert.equal(vscode.workspace.getConfiguration('copilotChatSecretary').get('mcp.enabled'), false);
+  assert.deepEqual(await definitions(), []);
+  let fired = 0;
+  const listener = api.mcpProvider?.onDidChangeMcpServerDefinitions?.(() => (fired += 1));
+  try {
+    await enableMcp(true);
+    assert.equal((await definitions()).length, 1, 'the setting turns the definition on');
+    assert.ok(fired >= 1, 'VS Code is told the definitions changed');
+  } finally {
+    listener?.dispose();
+  }
+});
+
 test('MCP: the provider offers the bundled server, run with this Node.js', async () => {
   const { ext, api } = await secretary();
+  await enableMcp(true);
   const contributed = (ext.packageJSON?.contributes?.mcpServerDefinitionProviders ?? []) as { id: string }[];
   assert.deepEqual(contributed.map((p) => p.id), ['copilotChatSecretary.mcpServers']);
   const found = await definitions();
@@ -66,6 +88,7 @@ test('MCP: the offered definition starts a server the SDK client can use, on thi
     .map((entry) => entry.dialog.sessionId)
     .sort();
   assert.ok(dialogs.length > 0, 'the extension sees a dialog');
+  await enableMcp(true);
   const [server] = await definitions();
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries({ ...process.env, ...server.env })) {
@@ -111,22 +134,25 @@ test('MCP: copilotChatSecretary.mcp.enabled = false withdraws the server', async
   const { api } = await secretary();
   const config = vscode.workspace.getConfiguration('copilotChatSecretary');
   let fired = 0;
+  await enableMcp(true);
+  assert.equal((await definitions()).length, 1);
   const listener = api.mcpProvider?.onDidChangeMcpServerDefinitions?.(() => (fired += 1));
   try {
     await config.update('mcp.enabled', false, vscode.ConfigurationTarget.Global);
     assert.deepEqual(await definitions(), []);
     assert.ok(fired >= 1, 'VS Code is told the definitions changed');
   } finally {
-    await config.update('mcp.enabled', undefined, vscode.ConfigurationTarget.Global);
+    await enableMcp(undefined);
     listener?.dispose();
   }
-  assert.equal((await definitions()).length, 1);
+  assert.deepEqual(await definitions(), [], 'back to the default: none');
 });
 
 test(
   "MCP: VS Code's own MCP client starts the server and its tools reach vscode.lm.tools",
   async () => {
     await secretary();
+    await enableMcp(true);
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes('workbench.mcp.startServer'), 'this VS Code has no workbench.mcp.startServer command');
     const started = performance.now();
@@ -144,6 +170,7 @@ test(
       .map((part) => part.value)
       .join('');
     assert.match(text, /Index must be 1 or greater/);
+    await enableMcp(undefined);
   },
   { timeoutMs: 60_000 },
 );

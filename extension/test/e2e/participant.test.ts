@@ -65,7 +65,7 @@ test('@secretary /first streams the full first request with Copy and Insert butt
   const { stream, result, followups } = await ask('first');
   const count = Number(facts.requestsCount);
   assert.ok(
-    stream.text.startsWith(`**First request** of dialog \`${String(facts.sessionId)}\` (${String(facts.timestamp)}, ${count} request${count === 1 ? '' : 's'} in all):\n\n> `),
+    stream.text.startsWith(`**First request** of dialog \`${String(facts.sessionId)}\` (${String(facts.time)}, ${count} request${count === 1 ? '' : 's'} in all):\n\n> `),
     stream.text,
   );
   const text = String(full.request);

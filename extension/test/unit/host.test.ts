@@ -153,6 +153,10 @@ test('the core reads and writes flags and content through the bridge (WASM facad
   try {
     const core = new WasmCore(WASM_DIR, silentLogger);
     const call = (name: string, args: unknown) => JSON.parse(core.invoke(name, args, undefined));
+    // Flags and content are deferred: loaded first, as an agent does.
+    const FLAG_TOOLS = ['set_feature_flag', 'set_project_flag', 'get_project_flag', 'get_content'];
+    assert.equal(call('get_project_flag', { name: 'x' }).error_type, 'not_loaded');
+    assert.equal(call('tool_load', { names: FLAG_TOOLS }).success, true);
     // No bridge: a clear failure.
     const bare = call('get_project_flag', { name: 'x' });
     assert.equal(bare.success, false);

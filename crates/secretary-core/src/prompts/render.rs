@@ -111,7 +111,7 @@ pub(super) fn first(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutpu
     let mut markdown = format!(
         "**First request** of dialog `{}` ({}, {count} request{} in all):\n\n",
         text(&facts, "sessionId"),
-        when(facts.get("timestamp")),
+        when(facts.get("time")),
         if count == 1 { "" } else { "s" },
     );
     markdown.push_str(&quote(&request));
@@ -160,7 +160,7 @@ pub(super) fn request(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOut
     let mut markdown = format!(
         "**Request {index} of {total}** of dialog `{}` ({}):\n\n",
         text(&facts, "sessionId"),
-        when(facts.get("timestamp")),
+        when(facts.get("time")),
     );
     markdown.push_str(&quote(&request));
     markdown.push('\n');

@@ -18,6 +18,8 @@ pub fn listing_entry(spec: &ToolSpec) -> Value {
         "inputSchema": (spec.schema)(),
         "tags": spec.tags,
         "deferred": spec.deferred,
+        // The VS Code context key that enables a deferred tool's contribution once loaded.
+        "loadedContextKey": spec.deferred.then(|| loaded_context_key(spec.name)),
         "destructive": spec.destructive,
         "example": spec.example,
         "consent": spec.consent.map(|c| json!({
@@ -52,9 +54,78 @@ pub fn visible_tools(include_examples: bool) -> impl Iterator<Item = &'static su
         .filter(move |tool| include_examples || !tool.spec.example)
 }
 
+/// How many tools VS Code offers the model before any `tool_load` (no `when` clause): the README
+/// states this number.
+pub const DEFAULT_TOOL_COUNT: usize = 9;
+
 /// The VS Code `when` clause of example tools: contributed always (VS Code needs every tool in
 /// the manifest) but enabled only by the setting.
 pub const EXAMPLE_TOOLS_WHEN: &str = "config.copilotChatSecretary.includeExampleTools";
+
+/// The VS Code context key `tool_load` sets for a deferred tool (`copilotChatSecretary.loaded.memory`).
+/// A deferred tool's contribution is enabled only while it is set, so VS Code offers the tool to
+/// the model only once it was loaded: dynamic loading with the stable API alone.
+pub fn loaded_context_key(plain_name: &str) -> String {
+    format!("{LOADED_CONTEXT_PREFIX}{plain_name}")
+}
+
+/// The prefix of [`loaded_context_key`].
+pub const LOADED_CONTEXT_PREFIX: &str = "copilotChatSecretary.loaded.";
+
+/// The codicon VS Code shows beside a tool (`$(name)`), chosen for what the tool does: the
+/// dialog tools a history or search mark, the discovery tools tools, flags a flag, documents a
+/// book. Kept here, beside the contribution, so a new tool gets a fitting icon from its name or
+/// its tags without a field in every spec.
+pub fn icon(spec: &ToolSpec) -> &'static str {
+    match spec.name {
+        "get_first_request" => "$(history)",
+        "get_request" => "$(comment)",
+        "list_dialogs" => "$(comment-discussion)",
+        "search_requests" => "$(search)",
+        "tool_find" => "$(tools)",
+        "tool_describe" => "$(info)",
+        "tool_load" => "$(plug)",
+        "tool_active" => "$(checklist)",
+        "tool_call" => "$(play)",
+        "get_content" => "$(book)",
+        "memory" => "$(notebook)",
+        "get_changed_files" => "$(git-compare)",
+        "resolve_library_id" => "$(library)",
+        "get_library_docs" => "$(book)",
+        _ => icon_from_tags(spec),
+    }
+}
+
+fn icon_from_tags(spec: &ToolSpec) -> &'static str {
+    let has = |tag: &str| spec.tags.contains(&tag);
+    if spec.example {
+        "$(beaker)"
+    } else if has("flags") {
+        if has("delete") {
+            "$(trash)"
+        } else {
+            "$(flag)"
+        }
+    } else if has("search") {
+        "$(search)"
+    } else if has("docs") || has("documentation") {
+        "$(book)"
+    } else {
+        "$(tools)"
+    }
+}
+
+/// The `when` clause of a tool's contribution: example tools follow their setting, deferred tools
+/// their [`loaded_context_key`]; the others have none (always offered).
+pub fn when_clause(spec: &ToolSpec) -> Option<String> {
+    if spec.example {
+        Some(EXAMPLE_TOOLS_WHEN.to_string())
+    } else if spec.deferred {
+        Some(loaded_context_key(spec.name))
+    } else {
+        None
+    }
+}
 
 /// The `contributes.languageModelTools` array of `package.json`.
 pub fn language_model_tools() -> Value {
@@ -68,14 +139,14 @@ pub fn language_model_tools() -> Value {
                     "displayName": spec.display_name,
                     "toolReferenceName": spec.reference_name,
                     "canBeReferencedInPrompt": true,
-                    "icon": "$(history)",
+                    "icon": icon(spec),
                     "userDescription": spec.summary,
                     "modelDescription": description(spec),
                     "tags": spec.tags,
                     "inputSchema": (spec.schema)(),
                 });
-                if spec.example {
-                    entry["when"] = json!(EXAMPLE_TOOLS_WHEN);
+                if let Some(when) = when_clause(spec) {
+                    entry["when"] = json!(when);
                 }
                 entry
             })
@@ -123,6 +194,67 @@ mod tests {
             );
             assert!(entry["inputSchema"]["required"].is_array(), "{name}");
         }
+    }
+
+    #[test]
+    fn deferred_tools_are_gated_by_their_loaded_context_key_and_the_others_are_not() {
+        let tools = language_model_tools();
+        let entries = tools.as_array().expect("an array");
+        for tool in crate::tools::ALL.iter() {
+            let name = format!("{VSCODE_PREFIX}{}", tool.spec.name);
+            let entry = entries
+                .iter()
+                .find(|e| e["name"] == name.as_str())
+                .expect("contributed");
+            let when = entry["when"].as_str();
+            if tool.spec.example {
+                assert_eq!(when, Some(EXAMPLE_TOOLS_WHEN), "{name}");
+            } else if tool.spec.deferred {
+                assert_eq!(
+                    when,
+                    Some(format!("copilotChatSecretary.loaded.{}", tool.spec.name).as_str()),
+                    "{name}"
+                );
+            } else {
+                assert_eq!(when, None, "{name} is on by default");
+            }
+        }
+        assert_eq!(
+            entries.iter().filter(|e| e.get("when").is_none()).count(),
+            DEFAULT_TOOL_COUNT,
+            "the README states how many tools are on by default"
+        );
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+                .expect("README.md at the repository root");
+        assert!(
+            readme.contains(&format!("**On by default: {DEFAULT_TOOL_COUNT} tools**")),
+            "README.md must state the default tool count"
+        );
+    }
+
+    #[test]
+    fn every_tool_has_a_codicon_and_they_are_not_all_the_same() {
+        let icons: HashSet<&str> = crate::tools::ALL
+            .iter()
+            .map(|tool| icon(&tool.spec))
+            .collect();
+        for icon in &icons {
+            assert!(icon.starts_with("$(") && icon.ends_with(')'), "{icon}");
+        }
+        assert!(icons.len() >= 10, "{icons:?}");
+        let by_name = |name: &str| {
+            icon(
+                &crate::tools::ALL
+                    .iter()
+                    .find(|t| t.spec.name == name)
+                    .expect("a tool")
+                    .spec,
+            )
+        };
+        assert_eq!(by_name("search_requests"), "$(search)");
+        assert_eq!(by_name("tool_find"), "$(tools)");
+        assert_eq!(by_name("set_project_flag"), "$(flag)");
     }
 
     /// `package.json` must carry exactly what the specs generate: run `scripts/gen-manifest` after

@@ -17,7 +17,8 @@ pub use consent::{require_literal, Consent};
 pub use context::ToolContext;
 pub use describe::{description, schema_markdown};
 pub use listing::{
-    language_model_tools, listing, listing_entry, listing_for, visible_tools, EXAMPLE_TOOLS_WHEN,
+    icon, language_model_tools, listing, listing_entry, listing_for, loaded_context_key,
+    visible_tools, when_clause, DEFAULT_TOOL_COUNT, EXAMPLE_TOOLS_WHEN, LOADED_CONTEXT_PREFIX,
 };
 pub use names::{
     host_name, lookup, plain_name, Lookup, DEFAULT_MCP_PREFIX, LEGACY_VSCODE_PREFIX, VSCODE_PREFIX,

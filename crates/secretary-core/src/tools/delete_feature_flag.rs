@@ -29,7 +29,7 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"name\": \"spelling\", \"removed\": true, \"previous\": \"en-GB\"}`.",
         examples: &[Example { args: "{\"name\": \"spelling\"}", shows: "forget the global spelling preference" }],
         tags: &["flags", "settings", "global", "feature", "delete", "reset"],
-        deferred: false,
+        deferred: true,
         destructive: false,
         example: false,
         consent: None,

@@ -32,7 +32,7 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"name\": \"strictMode\", \"removed\": true, \"previous\": true}`.",
         examples: &[Example { args: "{\"name\": \"strictMode\"}", shows: "drop the project override of strictMode" }],
         tags: &["flags", "settings", "project", "workspace", "delete", "reset"],
-        deferred: false,
+        deferred: true,
         destructive: false,
         example: false,
         consent: None,

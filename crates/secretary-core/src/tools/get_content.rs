@@ -49,7 +49,7 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"category\": \"docs\", \"pattern\": \"guides/*.md\"}", shows: "the docs in the guides folder" },
         ],
         tags: &["content", "instructions", "prompts", "docs", "guidelines", "workspace", "read"],
-        deferred: false,
+        deferred: true,
         destructive: false,
         example: false,
         consent: None,

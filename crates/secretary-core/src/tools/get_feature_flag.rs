@@ -33,7 +33,7 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"name\": \"spelling\", \"value\": \"en-GB\", \"source\": \"global\"}`.",
         examples: &[Example { args: "{\"name\": \"spelling\"}", shows: "the user's global spelling preference" }],
         tags: &["flags", "settings", "global", "feature", "recall"],
-        deferred: false,
+        deferred: true,
         destructive: false,
         example: false,
         consent: None,

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, resolve_dialog, timestamp_value, try_tool};
+use super::{errors, request_time, resolve_dialog, try_tool};
 use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// The first request is previewed to this many characters; `get_request` gives the full text.
@@ -36,8 +36,9 @@ pub static TOOL: ToolDef = ToolDef {
                 `dialogFrom` says which. Pass `sessionId` (from `list_dialogs`) for another dialog. The result \
                 is a preview of at most 80 characters; call `get_request` with `index: 1` for the full text.",
         returns: "`{\"success\": true, \"sessionId\": \"...\", \"firstRequest\": \"Add a dark mode toggle...\", \
-                  \"timestamp\": \"2025-10-14T09:32:33.123Z\", \"requestsCount\": 5, \"dialogFrom\": \"caller\", \
-                  \"live\": true}` (`dialogFrom`: `caller`, `mostRecent` or `argument`; `live: false` comes with \
+                  \"timestamp\": 1760434353123, \"time\": \"2025-10-14T09:32:33.123Z\", \"requestsCount\": 5, \
+                  \"dialogFrom\": \"caller\", \"live\": true}` (`timestamp`: Unix milliseconds, `time`: the same \
+                  in ISO 8601; `dialogFrom`: `caller`, `mostRecent` or `argument`; `live: false` comes with \
                   `behind`, why the answer may miss the newest requests); on failure \
                   `{\"success\": false, \"error\": \"No active dialog found\"}`.",
         examples: &[
@@ -69,10 +70,12 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let Some(first) = dialog.requests.first() else {
         return ToolResult::error("First request not available");
     };
+    let (timestamp, time) = request_time(first.timestamp);
     ToolResult::ok(json!({
         "sessionId": dialog.session_id,
         "firstRequest": crate::text::preview(&first.text, PREVIEW_CHARS),
-        "timestamp": timestamp_value(first.timestamp),
+        "timestamp": timestamp,
+        "time": time,
         "requestsCount": dialog.requests.len(),
     })).with_fields(resolved.provenance())
 }

@@ -36,7 +36,7 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"strictMode\"}", shows: "a flag set globally, unless this workspace overrides it" },
         ],
         tags: &["flags", "settings", "project", "workspace", "recall", "preference"],
-        deferred: false,
+        deferred: true,
         destructive: false,
         example: false,
         consent: None,

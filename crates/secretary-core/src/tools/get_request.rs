@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, resolve_dialog, timestamp_value, try_tool};
+use super::{errors, request_time, resolve_dialog, try_tool};
 use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Arguments of `get_request`.
@@ -34,8 +34,8 @@ pub static TOOL: ToolDef = ToolDef {
                 (`requestsCount`). Omit `sessionId` for the current dialog: in VS Code the chat you are called \
                 from, including the request running now; elsewhere the most recent dialog of this workspace.",
         returns: "`{\"success\": true, \"sessionId\": \"...\", \"request\": \"<full text>\", \"index\": 2, \
-                  \"timestamp\": \"2025-10-14T09:40:00.000Z\", \"totalRequests\": 5, \"dialogFrom\": \"caller\", \
-                  \"live\": true}`; on failure \
+                  \"timestamp\": 1760434800000, \"time\": \"2025-10-14T09:40:00.000Z\", \"totalRequests\": 5, \
+                  \"dialogFrom\": \"caller\", \"live\": true}`; on failure \
                   `{\"success\": false, \"error\": \"Index 10 exceeds total requests (5)\"}`.",
         examples: &[
             Example { args: "{\"index\": 1}", shows: "the full first request of the current dialog" },
@@ -107,11 +107,13 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         }
         return ToolResult::error(error);
     };
+    let (timestamp, time) = request_time(request.timestamp);
     ToolResult::ok(json!({
         "sessionId": dialog.session_id,
         "request": request.text,
         "index": index,
-        "timestamp": timestamp_value(request.timestamp),
+        "timestamp": timestamp,
+        "time": time,
         "totalRequests": total,
     })).with_fields(resolved.provenance())
 }

@@ -29,7 +29,7 @@ pub static TOOL: ToolDef = ToolDef {
                   \"total\": 1}`, by name.",
         examples: &[Example { args: "{}", shows: "every global flag" }],
         tags: &["flags", "settings", "global", "feature", "list"],
-        deferred: false,
+        deferred: true,
         destructive: false,
         example: false,
         consent: None,

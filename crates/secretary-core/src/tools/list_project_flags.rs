@@ -29,7 +29,7 @@ pub static TOOL: ToolDef = ToolDef {
                   {\"name\": \"strictMode\", \"value\": false, \"source\": \"global\"}], \"total\": 2}`, by name.",
         examples: &[Example { args: "{}", shows: "every flag in effect for this workspace" }],
         tags: &["flags", "settings", "project", "workspace", "list"],
-        deferred: false,
+        deferred: true,
         destructive: false,
         example: false,
         consent: None,

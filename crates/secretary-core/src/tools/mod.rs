@@ -139,6 +139,13 @@ pub(crate) fn timestamp_value(ms: Option<i64>) -> Value {
     ms.map_or(Value::Null, |ms| Value::String(crate::text::iso8601(ms)))
 }
 
+/// A request's time as the dialog tools answer it: `timestamp` in milliseconds since the Unix
+/// epoch (a number, as VS Code records it and scripts compare it) and `time`, the same instant as
+/// ISO 8601 for people and models; both JSON null when the file did not record one.
+pub(crate) fn request_time(ms: Option<i64>) -> (Value, Value) {
+    (ms.map_or(Value::Null, Value::from), timestamp_value(ms))
+}
+
 /// Unwraps a `Result<T, ToolResult>` inside a tool's `run`, returning the failure as the result.
 macro_rules! try_tool {
     ($expr:expr) => {

@@ -40,7 +40,7 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"experimentalTools\", \"value\": false}", shows: "turn a feature off everywhere" },
         ],
         tags: &["flags", "settings", "global", "feature", "remember", "preference"],
-        deferred: false,
+        deferred: true,
         destructive: false,
         example: false,
         consent: None,

@@ -41,7 +41,7 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"strictMode\", \"value\": true}", shows: "turn a flag on for this workspace only" },
         ],
         tags: &["flags", "settings", "project", "workspace", "remember", "preference"],
-        deferred: false,
+        deferred: true,
         destructive: false,
         example: false,
         consent: None,

@@ -1,0 +1,129 @@
+import * as vscode from 'vscode';
+
+import type { Logger } from '../log';
+import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { StoredDialog } from '../sessions/types';
+import { OPEN_IN_CHAT_COMMAND, type SecretaryNode } from './ChatMonitorTreeProvider';
+import { chatSessionUri, relativeTime } from './dialogTime';
+
+export const SEARCH_COMMAND = 'copilotChatSecretary.searchRequests';
+
+/** One hit of the core's `search_requests`, as the quick pick shows it. */
+interface SearchHit {
+  sessionId: string;
+  title: string;
+  index: number;
+  timestamp: string | null;
+  snippet: string;
+}
+
+/**
+ * Opens a dialog in VS Code's own chat: its local session resource
+ * (`vscode-chat-session://local/<base64url id>`) opened as an editor, which VS Code's chat
+ * resolves to a chat editor on that session. Returns the resource opened.
+ */
+export async function openInChat(sessionId: string, log: Logger): Promise<vscode.Uri> {
+  const resource = vscode.Uri.parse(chatSessionUri(sessionId));
+  log.info(`opening dialog ${sessionId} in chat: ${resource.toString()}`);
+  await vscode.commands.executeCommand('vscode.open', resource, { preview: false });
+  return resource;
+}
+
+/** The sidebar's commands: open a dialog in chat, and search past requests in a quick pick. */
+export function registerDialogCommands(sessions: DialogSessionsService, log: Logger): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(OPEN_IN_CHAT_COMMAND, async (target?: SecretaryNode | string) => {
+      const sessionId = typeof target === 'string' ? target : target && 'entry' in target ? target.entry.dialog.sessionId : undefined;
+      if (!sessionId) {
+        return undefined;
+      }
+      try {
+        return await openInChat(sessionId, log);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        log.error(`could not open dialog ${sessionId} in chat: ${message}`);
+        void vscode.window.showErrorMessage(`Cannot open the dialog in the Chat view: ${message}`);
+        return undefined;
+      }
+    }),
+    vscode.commands.registerCommand(SEARCH_COMMAND, (query?: string) => searchRequests(sessions, log, query)),
+  ];
+}
+
+/**
+ * A quick pick over past requests: each keystroke (debounced) asks the core's `search_requests`;
+ * picking a hit opens its dialog in chat. Resolves with the picked hit (tests pass `query`).
+ */
+async function searchRequests(sessions: DialogSessionsService, log: Logger, query?: string): Promise<SearchHit | undefined> {
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { hit?: SearchHit }>();
+  pick.title = 'Search past requests';
+  pick.placeholder = 'Words from a request you made (names, files, technologies)';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  let timer: NodeJS.Timeout | undefined;
+  let generation = 0;
+  const run = async (text: string) => {
+    const mine = ++generation;
+    if (!text.trim()) {
+      pick.items = [];
+      pick.busy = false;
+      return;
+    }
+    pick.busy = true;
+    const answer = JSON.parse(await sessions.invokeTool('search_requests', { query: text, limit: 20 })) as {
+      success: boolean;
+      results?: SearchHit[];
+      error?: string;
+    };
+    if (mine !== generation) {
+      return;
+    }
+    pick.busy = false;
+    if (!answer.success) {
+      pick.items = [{ label: `$(error) ${answer.error ?? 'search failed'}`, alwaysShow: true }];
+      return;
+    }
+    const now = Date.now();
+    pick.items = (answer.results ?? []).map((hit) => ({
+      label: `#${hit.index} ${hit.snippet.replace(/\s+/g, ' ').trim()}`,
+      description: hit.timestamp ? relativeTime(Date.parse(hit.timestamp), now) : undefined,
+      detail: hit.title,
+      alwaysShow: true,
+      hit,
+    }));
+    if (pick.items.length === 0) {
+      pick.items = [{ label: 'No matching requests', alwaysShow: true }];
+    }
+  };
+  pick.onDidChangeValue((text) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(text).catch((err) => log.error(`search failed: ${String(err)}`)), 150);
+  });
+  const picked = new Promise<SearchHit | undefined>((resolve) => {
+    pick.onDidAccept(() => {
+      const hit = pick.selectedItems[0]?.hit;
+      if (hit) {
+        resolve(hit);
+        pick.hide();
+      }
+    });
+    pick.onDidHide(() => resolve(undefined));
+  });
+  pick.show();
+  if (query) {
+    pick.value = query;
+    await run(query);
+  }
+  const hit = await picked;
+  clearTimeout(timer);
+  pick.dispose();
+  if (hit) {
+    await openInChat(hit.sessionId, log);
+  }
+  return hit;
+}
+
+/** The dialog of a tree node, if it has one. */
+export function dialogOf(node: SecretaryNode | undefined): StoredDialog | undefined {
+  return node && 'entry' in node ? node.entry : undefined;
+}
