@@ -4,6 +4,9 @@
 // toolInvocationToken, as an agent does. Each answer must be the calling chat's own, including the
 // request sent a moment ago that VS Code has not saved yet.
 import * as assert from 'assert/strict';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { callerOfResource } from '../../src/chat/caller';
@@ -198,3 +201,34 @@ test('chat loop: right and wrong answers, with the caller vs without (the old ru
   // The sidebar's current dialog is the chat that called last.
   assert.equal(api.sessions.getCurrentSessionId(), outcomes[outcomes.length - 1].session);
 }, { timeoutMs: 30_000 });
+
+test('chat loop: @secretary /first in a real chat recalls that chat\'s first request', async () => {
+  await focusView();
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  await focusView();
+  const opening = await send('get_first_request', {}, 'secretary-first');
+  const session = sessionIdOf(opening);
+  // The person asks the Secretary itself, in the same chat (it runs on the chat's language model).
+  const done = vscode.commands.executeCommand(await focusedCommand(), {
+    query: '@secretary /first',
+    isPartialQuery: false,
+    mode: 'ask',
+    modelSelector: { vendor: 'secretary-test' },
+    blockOnResponse: true,
+  });
+  await Promise.race([
+    Promise.resolve(done),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('@secretary /first did not answer within 40 s')), 40_000)),
+  ]);
+  // What the chat shows: VS Code's own export of it.
+  const { api } = await secretary();
+  const file = vscode.Uri.file(path.join(os.tmpdir(), `secretary-first-${Date.now()}.json`));
+  await vscode.commands.executeCommand('workbench.action.chat.export', file);
+  const exported = JSON.parse(fs.readFileSync(file.fsPath, 'utf8')) as { requests: { response?: { value?: string }[] }[] };
+  fs.rmSync(file.fsPath, { force: true });
+  const last = exported.requests[exported.requests.length - 1];
+  const shown = (last.response ?? []).map((part) => (typeof part?.value === 'string' ? part.value : '')).join('');
+  assert.ok(shown.includes(session), `the answer names this chat (${session}): ${shown}`);
+  assert.ok(shown.includes('secretary-first'), `the answer quotes this chat's first request: ${shown}`);
+  assert.equal(api.sessions.getCurrentSessionId(), session);
+}, { timeoutMs: 90_000 });
