@@ -38,6 +38,17 @@ pub struct Secretary {
 }
 
 impl Secretary {
+    /// What a tool or prompt may read during one call.
+    fn context<'a>(&'a self, workspace: Option<&'a str>, call: &'a CallerInput) -> ToolContext<'a> {
+        // Dialog tools answer "Service temporarily unavailable" until the host's first scan.
+        let sessions = self.ready.then_some(&self.store);
+        ToolContext::new(sessions, workspace)
+            .with_history(&self.history)
+            .with_catalog(self.catalog())
+            .with_examples(self.include_examples)
+            .with_caller(call.caller.as_ref(), call.live.as_ref())
+    }
+
     fn catalog(&self) -> &Catalog {
         self.catalog.get_or_init(|| {
             Catalog::excluding(
@@ -210,12 +221,7 @@ impl Secretary {
                 .to_json()
             }
         };
-        let sessions = self.ready.then_some(&self.store);
-        let ctx = ToolContext::new(sessions, workspace.as_deref())
-            .with_history(&self.history)
-            .with_catalog(self.catalog())
-            .with_examples(self.include_examples)
-            .with_caller(call.caller.as_ref(), call.live.as_ref());
+        let ctx = self.context(workspace.as_deref(), &call);
         let bridge = host::JsHost::from_js(host);
         let ctx = match &bridge {
             Some(bridge) => ctx.with_host(bridge),
@@ -267,13 +273,7 @@ impl Secretary {
                 };
                 match args {
                     Ok(args) => {
-                        let sessions = self.ready.then_some(&self.store);
-                        let ctx = ToolContext::new(sessions, workspace.as_deref())
-                            .with_history(&self.history)
-                            .with_catalog(self.catalog())
-                            .with_examples(self.include_examples)
-                            .with_caller(call.caller.as_ref(), call.live.as_ref());
-                        prompts::render(spec, &args, &ctx)
+                        prompts::render(spec, &args, &self.context(workspace.as_deref(), &call))
                     }
                     Err(error) => PromptOutput::failure(error),
                 }

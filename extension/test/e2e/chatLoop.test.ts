@@ -10,22 +10,12 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { callerOfResource } from '../../src/chat/caller';
+import type { LoopApi, LoopCall } from '../chat-loop/src/extension';
 import { recordMetric, test } from './harness';
 import { eventually, secretary } from './support';
 
 const LOOP_ID = 'secretary-test.secretary-chat-loop';
 
-interface LoopCall {
-  prompt: string;
-  session: string;
-  tool: string;
-  input: unknown;
-  answer: string;
-  answerWithoutToken: string;
-  ms: number;
-  msWithoutToken: number;
-  at: number;
-}
 
 interface Outcome {
   scenario: string;
@@ -38,11 +28,6 @@ interface Outcome {
 
 const outcomes: Outcome[] = [];
 
-interface LoopApi {
-  calls: LoopCall[];
-  holding: boolean;
-  release(): void;
-}
 
 async function loop(): Promise<LoopApi> {
   const ext = vscode.extensions.getExtension<LoopApi>(LOOP_ID);
