@@ -41,30 +41,63 @@ pub(crate) fn expect(b: &[u8], at: usize, byte: u8) -> Scan<usize> {
 /// Skips a string whose opening quote is at `at - 1`; returns the position after its closing
 /// quote and whether it held an escape. Escapes are checked as serde_json's `ignore_str` checks
 /// them (the escape letter, four hex digits after `\u`), control characters are refused.
+///
+/// Strings are read 16 bytes at a time: one mask of the special bytes per chunk, and every hit in
+/// the chunk handled from that mask, so a text dense in `\n` and `\"` does not reload its chunk
+/// at each escape.
 #[inline]
 pub(crate) fn string_body(b: &[u8], mut at: usize) -> Scan<(usize, bool)> {
     let mut escaped = false;
+    while at + 16 <= b.len() {
+        let base = at;
+        let mut mask = simd::mask16(b, base);
+        at = base + 16;
+        while mask != 0 {
+            let p = base + mask.trailing_zeros() as usize;
+            match b.get(p) {
+                Some(b'"') => return Ok((p + 1, escaped)),
+                Some(b'\\') => {
+                    escaped = true;
+                    let next = escape(b, p)?;
+                    let off = next - base;
+                    if off >= 16 {
+                        at = next;
+                        break;
+                    }
+                    mask &= !0u32 << off;
+                }
+                _ => return Err(Bail),
+            }
+        }
+    }
     loop {
-        at = special(b, at);
+        at = swar::tail(b, at);
         match b.get(at) {
             Some(b'"') => return Ok((at + 1, escaped)),
             Some(b'\\') => {
                 escaped = true;
-                match b.get(at + 1) {
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at += 2,
-                    Some(b'u') => {
-                        let hex = b.get(at + 2..at + 6).ok_or(Bail)?;
-                        if !hex.iter().all(u8::is_ascii_hexdigit) {
-                            return Err(Bail);
-                        }
-                        at += 6;
-                    }
-                    _ => return Err(Bail),
-                }
+                at = escape(b, at)?;
             }
             // A control character, or the end of the input.
             _ => return Err(Bail),
         }
+    }
+}
+
+/// Checks the escape whose backslash is at `at`; the position after it.
+#[inline(always)]
+fn escape(b: &[u8], at: usize) -> Scan<usize> {
+    match b.get(at + 1) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
+        Some(b'u') => {
+            let hex = b.get(at + 2..at + 6).ok_or(Bail)?;
+            if hex.iter().all(u8::is_ascii_hexdigit) {
+                Ok(at + 6)
+            } else {
+                Err(Bail)
+            }
+        }
+        _ => Err(Bail),
     }
 }
 
@@ -182,51 +215,17 @@ pub(crate) fn skip_value(b: &[u8], at: usize) -> Scan<usize> {
     }
 }
 
-/// The first position at or after `at` holding `"`, `\` or a byte below 0x20 (`b.len()` when
-/// there is none).
-#[inline]
-fn special(b: &[u8], at: usize) -> usize {
-    simd::special(b, at)
-}
-
 /// Whether a byte ends a run of plain string content.
 #[inline(always)]
 fn is_special(byte: u8) -> bool {
     byte == b'"' || byte == b'\\' || byte < 0x20
 }
 
-/// The scalar tail and the portable 8-byte SWAR loop shared by the SIMD variants.
-#[allow(dead_code)]
+/// The scalar tail shared by every target.
 mod swar {
     use super::is_special;
 
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-    /// High bit set in each byte of `x` that is zero (exact for the lowest such byte, which is
-    /// all the caller uses).
-    #[inline(always)]
-    fn zero_bytes(x: u64) -> u64 {
-        x.wrapping_sub(ONES) & !x & HIGHS
-    }
-
-    pub(super) fn special(b: &[u8], mut at: usize) -> usize {
-        while let Some(chunk) = b.get(at..at + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let x = u64::from_le_bytes(word);
-            // Bytes below 0x20: x & 0xE0 == 0 per byte.
-            let hits = zero_bytes(x ^ (ONES * u64::from(b'"')))
-                | zero_bytes(x ^ (ONES * u64::from(b'\\')))
-                | zero_bytes(x & (ONES * 0xE0));
-            if hits != 0 {
-                return at + (hits.trailing_zeros() / 8) as usize;
-            }
-            at += 8;
-        }
-        tail(b, at)
-    }
-
+    /// The first position at or after `at` holding a special byte (`b.len()` when none).
     #[inline(always)]
     pub(super) fn tail(b: &[u8], at: usize) -> usize {
         b.get(at..)
@@ -235,28 +234,25 @@ mod swar {
     }
 }
 
+/// `mask16(b, at)`: bit `i` set when `b[at + i]` is special; the caller guarantees
+/// `at + 16 <= b.len()`.
 #[cfg(target_arch = "x86_64")]
 mod simd {
     use core::arch::x86_64::*;
 
-    pub(super) fn special(b: &[u8], mut at: usize) -> usize {
-        while at + 16 <= b.len() {
-            // SAFETY: SSE2 is part of the x86_64 baseline, and `at + 16 <= b.len()` keeps the
-            // unaligned 16-byte load inside `b`.
-            let mask = unsafe {
-                let x = _mm_loadu_si128(b.as_ptr().add(at).cast());
-                let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
-                let slash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
-                // x <= 0x1F unsigned  <=>  min(x, 0x1F) == x.
-                let ctrl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1F)), x);
-                _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), ctrl))
-            };
-            if mask != 0 {
-                return at + mask.trailing_zeros() as usize;
-            }
-            at += 16;
+    #[inline(always)]
+    pub(super) fn mask16(b: &[u8], at: usize) -> u32 {
+        debug_assert!(at + 16 <= b.len());
+        // SAFETY: SSE2 is part of the x86_64 baseline, and the caller keeps `at + 16 <= b.len()`,
+        // so the unaligned 16-byte load stays inside `b`.
+        unsafe {
+            let x = _mm_loadu_si128(b.as_ptr().add(at).cast());
+            let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+            let slash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+            // x <= 0x1F unsigned  <=>  min(x, 0x1F) == x.
+            let ctrl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1F)), x);
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, slash), ctrl)) as u32
         }
-        super::swar::tail(b, at)
     }
 }
 
@@ -264,25 +260,20 @@ mod simd {
 mod simd {
     use core::arch::wasm32::*;
 
-    pub(super) fn special(b: &[u8], mut at: usize) -> usize {
-        let quote = u8x16_splat(b'"');
-        let slash = u8x16_splat(b'\\');
-        let ctrl = u8x16_splat(0x20);
-        while at + 16 <= b.len() {
-            // SAFETY: the module is built with SIMD128 (this item only exists then), and
-            // `at + 16 <= b.len()` keeps the unaligned 16-byte load inside `b`.
-            let x = unsafe { v128_load(b.as_ptr().add(at).cast()) };
-            let hits = v128_or(
-                v128_or(u8x16_eq(x, quote), u8x16_eq(x, slash)),
-                u8x16_lt(x, ctrl),
-            );
-            let mask = u8x16_bitmask(hits);
-            if mask != 0 {
-                return at + mask.trailing_zeros() as usize;
-            }
-            at += 16;
-        }
-        super::swar::tail(b, at)
+    #[inline(always)]
+    pub(super) fn mask16(b: &[u8], at: usize) -> u32 {
+        debug_assert!(at + 16 <= b.len());
+        // SAFETY: this item only exists when the module is built with SIMD128, and the caller
+        // keeps `at + 16 <= b.len()`, so the unaligned 16-byte load stays inside `b`.
+        let x = unsafe { v128_load(b.as_ptr().add(at).cast()) };
+        let hits = v128_or(
+            v128_or(
+                u8x16_eq(x, u8x16_splat(b'"')),
+                u8x16_eq(x, u8x16_splat(b'\\')),
+            ),
+            u8x16_lt(x, u8x16_splat(0x20)),
+        );
+        u32::from(u8x16_bitmask(hits))
     }
 }
 
@@ -291,7 +282,13 @@ mod simd {
     all(target_arch = "wasm32", target_feature = "simd128")
 )))]
 mod simd {
-    pub(super) use super::swar::special;
+    #[inline(always)]
+    pub(super) fn mask16(b: &[u8], at: usize) -> u32 {
+        b[at..at + 16]
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &c)| m | (u32::from(super::is_special(c)) << i))
+    }
 }
 
 #[cfg(test)]
@@ -357,9 +354,47 @@ mod tests {
                         bytes[pos] = mark;
                     }
                     let want = if pos < len { pos } else { bytes.len() };
-                    assert_eq!(special(&bytes, 0), want, "len {len} pos {pos}");
-                    assert_eq!(swar::special(&bytes, 0), want, "len {len} pos {pos}");
+                    assert_eq!(swar::tail(&bytes, 0), want, "len {len} pos {pos}");
+                    if len >= 16 {
+                        let mask = simd::mask16(&bytes, 0);
+                        let first = if mask == 0 {
+                            16
+                        } else {
+                            mask.trailing_zeros() as usize
+                        };
+                        assert_eq!(first, want.min(16), "len {len} pos {pos}");
+                    }
+                    // A string ending at the mark (a quote) or refused there.
+                    bytes.push(b'"');
+                    let got = string_body(&bytes, 0);
+                    match (pos < len, mark) {
+                        (true, b'"') => assert_eq!(got, Ok((pos + 1, false))),
+                        (true, _) => assert_eq!(got, Err(Bail)),
+                        (false, _) => assert_eq!(got, Ok((bytes.len(), false))),
+                    }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_across_chunk_edges() {
+        for lead in 0..40 {
+            for esc in ["\\n", "\\\"", "\\\\", "\\u00e9", "\\/"] {
+                let body = format!(
+                    "{}{}{}{}\"",
+                    "a".repeat(lead),
+                    esc,
+                    "é".repeat(lead % 7),
+                    esc.repeat(lead % 5)
+                );
+                assert_eq!(
+                    string_body(body.as_bytes(), 0),
+                    Ok((body.len(), true)),
+                    "{body}"
+                );
+                let quoted = format!("\"{body}");
+                assert!(serde_json::from_str::<String>(&quoted).is_ok());
             }
         }
     }
