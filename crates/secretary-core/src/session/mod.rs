@@ -10,7 +10,10 @@
 //! bodies, tool results and metadata that the dialog model never shows. The readers never build
 //! a JSON tree of the file: hand-written serde visitors pick the few fields the [`Dialog`] needs
 //! and skip everything else with serde's `IgnoredAny`, which serde_json walks without allocating
-//! (and iteratively, so deep nesting cannot overflow the stack). Response text is read only on
+//! (and iteratively, so deep nesting cannot overflow the stack). A `.json` file first goes
+//! through a byte-level fast path ([`fast`], [`scan`]): the skipped values are stepped over 16
+//! bytes at a time and only the kept ones reach the visitors; anything it does not vouch for is
+//! read by the visitors alone, so results and errors are the same. Response text is read only on
 //! demand, for one request, by [`response_details`].
 //!
 //! Why it never loses a session: VS Code itself is lenient, and a session that one odd field
