@@ -6,6 +6,7 @@
 //
 // Defaults: samples/user-data and its todo-app workspace, 15 starts, 1000 calls (after 50 warm-up
 // calls). Prints a markdown table to stdout. Figures are medians and percentiles over the runs.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -48,10 +49,15 @@ function percentile(values, p) {
 
 const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 
-// 1. Spawn → initialize → first tools/list answer, each in a fresh process.
+// 1. Spawn → initialize → first tools/list answer, each in a fresh process; alternating with a
+// bare `node -e 0` (spawn to exit), the floor any Node server starts from, on the same machine load.
 const starts = [];
+const bare = [];
 let toolCount = 0;
 for (let i = 0; i < Number(values.starts); i++) {
+  const t = performance.now();
+  spawnSync(process.execPath, ['-e', '0']);
+  bare.push(performance.now() - t);
   const started = performance.now();
   const { client, connected } = connect();
   await connected;
@@ -93,6 +99,10 @@ console.log('|---|---|---|---|---|---|');
 console.log(
   `| spawn → first \`tools/list\` answer | ${starts.length} | ${ms(percentile(starts, 50))} | ${ms(percentile(starts, 90))} | ${ms(Math.min(...starts))} | ${ms(Math.max(...starts))} |`,
 );
+console.log(
+  `| bare \`node -e 0\`, spawn → exit (same run, alternating) | ${bare.length} | ${ms(percentile(bare, 50))} | ${ms(percentile(bare, 90))} | ${ms(Math.min(...bare))} | ${ms(Math.max(...bare))} |`,
+);
+console.log(`| ratio of the p50s, server / bare node | | ${(percentile(starts, 50) / percentile(bare, 50)).toFixed(2)}× | | | |`);
 console.log(`| first \`get_request\` (waits for the first scan) | 1 | ${ms(firstCall)} | | | |`);
 console.log(
   `| \`get_request\` over stdio, warm | ${calls.length} | ${ms(percentile(calls, 50))} | ${ms(percentile(calls, 90))} | ${ms(Math.min(...calls))} | ${ms(Math.max(...calls))} |`,

@@ -155,9 +155,17 @@ export class SessionSync {
       current.set(file.path, file);
     }
     report.files = current.size;
-    for (const file of current.values()) {
-      const outcome = await this.syncFile(file);
-      report[outcome] += 1;
+    // Stat and read a few files ahead while the core applies them one by one, in order: a cold
+    // scan of many small files waits on I/O round trips, not on the core.
+    const files = [...current.values()];
+    const ahead: (Promise<Prepared> | undefined)[] = [];
+    for (let i = 0; i < files.length; i += 1) {
+      for (let j = ahead.length; j < Math.min(files.length, i + READ_AHEAD); j += 1) {
+        ahead.push(this.prepare(files[j]));
+      }
+      const prepared = await ahead[i];
+      ahead[i] = undefined;
+      report[await this.syncFile(files[i], prepared)] += 1;
     }
     for (const path of this.known.keys()) {
       if (!current.has(path)) {
@@ -187,23 +195,41 @@ export class SessionSync {
     }
   }
 
-  private async syncFile(file: SessionFile): Promise<'read' | 'skipped' | 'failed'> {
+  /** Stats `file` and reads what the core's plan asks for (nothing when it is unchanged). */
+  private async prepare(file: SessionFile): Promise<Prepared> {
     try {
       const stat = await fs.promises.stat(file.path);
-      let plan = this.core.run((h) => h.plan(file.path, stat.size, stat.mtimeMs));
+      const plan = this.core.run((h) => h.plan(file.path, stat.size, stat.mtimeMs));
       if (plan.kind === 'skip') {
+        return { kind: 'skip' };
+      }
+      const offset = plan.kind === 'from' ? plan.offset : 0;
+      return { kind: 'read', mtimeMs: stat.mtimeMs, offset, bytes: await readFrom(file.path, offset) };
+    } catch (err) {
+      return { kind: 'error', err };
+    }
+  }
+
+  /** Applies `file` to the core (`prepared`: its stat and bytes if already read ahead). */
+  private async syncFile(file: SessionFile, prepared?: Prepared): Promise<'read' | 'skipped' | 'failed'> {
+    const got = prepared ?? (await this.prepare(file));
+    try {
+      if (got.kind === 'error') {
+        throw got.err;
+      }
+      if (got.kind === 'skip') {
         return 'skipped';
       }
+      let { offset, bytes } = got;
       for (let attempt = 0; attempt < 2; attempt += 1) {
-        const offset = plan.kind === 'from' ? plan.offset : 0;
-        const bytes = await readFrom(file.path, offset);
         // The file may have grown since the stat: what was read is the size the core records.
         const size = offset + bytes.length;
-        const outcome = this.core.run((h) => h.apply(file.path, file.workspace, size, stat.mtimeMs, offset, bytes)) as { needsFullRead?: boolean } | undefined;
-        if (!outcome?.needsFullRead) {
+        const outcome = this.core.run((h) => h.apply(file.path, file.workspace, size, got.mtimeMs, offset, bytes)) as { needsFullRead?: boolean } | undefined;
+        if (!outcome?.needsFullRead || attempt > 0) {
           break;
         }
-        plan = { kind: 'full' };
+        offset = 0;
+        bytes = await readFrom(file.path, 0);
       }
       this.errors.delete(file.path);
       return 'read';
@@ -292,6 +318,15 @@ export function mayConcernSessions(name: string | Buffer | null | undefined): bo
   const ext = text.slice(dot).toLowerCase();
   return ext === '.json' || ext === '.jsonl';
 }
+
+/** How many files a sync stats and reads ahead of the one the core is applying. */
+const READ_AHEAD = 16;
+
+/** One file's stat and bytes, read ahead of its turn. */
+type Prepared =
+  | { kind: 'skip' }
+  | { kind: 'read'; mtimeMs: number; offset: number; bytes: Uint8Array }
+  | { kind: 'error'; err: unknown };
 
 /** The bytes of `file` from `offset` to its end. */
 async function readFrom(file: string, offset: number): Promise<Uint8Array> {

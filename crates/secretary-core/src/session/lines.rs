@@ -235,7 +235,7 @@ impl<S: LineSink> LineLog<S> {
         if is_blank(line) {
             return Ok(false);
         }
-        let text = std::str::from_utf8(line).map_err(|e| {
+        let text = super::utf8_line(line).map_err(|e| {
             format!(
                 "not valid UTF-8 (bad byte at column {})",
                 e.valid_up_to() + 1

@@ -10,7 +10,10 @@
 //! bodies, tool results and metadata that the dialog model never shows. The readers never build
 //! a JSON tree of the file: hand-written serde visitors pick the few fields the [`Dialog`] needs
 //! and skip everything else with serde's `IgnoredAny`, which serde_json walks without allocating
-//! (and iteratively, so deep nesting cannot overflow the stack). Response text is read only on
+//! (and iteratively, so deep nesting cannot overflow the stack). A `.json` file first goes
+//! through a byte-level fast path ([`fast`], [`scan`]): the skipped values are stepped over 16
+//! bytes at a time and only the kept ones reach the visitors; anything it does not vouch for is
+//! read by the visitors alone, so results and errors are the same. Response text is read only on
 //! demand, for one request, by [`response_details`].
 //!
 //! Why it never loses a session: VS Code itself is lenient, and a session that one odd field
@@ -20,11 +23,13 @@
 //! [`SessionError`] that says why.
 
 mod de;
+mod fast;
 mod lines;
 pub mod live;
 mod model;
 mod mutation;
 mod record;
+mod scan;
 mod store;
 mod time;
 mod transcript;
@@ -223,17 +228,51 @@ fn json_error(error: serde_json::Error) -> SessionError {
     }
 }
 
+/// `bytes` as text, or where they stop being UTF-8. Why simdutf8: on sessions with non-ASCII
+/// text, std's validator was half of the whole read; simdutf8 checks 16 or 32 bytes at a time
+/// (SSE/AVX2 natively, SIMD128 in the wasm module). Its fast check gives no position, so a
+/// failure is checked again by std, which gives the same offset as before.
+pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, SessionError> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(_) => std::str::from_utf8(bytes).map_err(|e| SessionError::NotUtf8 {
+            offset: e.valid_up_to(),
+        }),
+    }
+}
+
+/// One line as text, with std's error (and its position) when it is not UTF-8; see [`utf8`].
+pub(crate) fn utf8_line(line: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    match simdutf8::basic::from_utf8(line) {
+        Ok(text) => Ok(text),
+        Err(_) => std::str::from_utf8(line),
+    }
+}
+
+/// Which reader walks a `.json` file: the byte-level scanner of [`fast`] (falling back to the
+/// visitors on anything it does not vouch for), or the serde visitors alone (the reference the
+/// fast path is tested against).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Path {
+    Fast,
+    Visitors,
+}
+
 /// A `.json` file (native or export), read as far as `detail` asks.
 fn read_json(
     bytes: &[u8],
     detail: Detail,
+    path: Path,
 ) -> Result<(SessionFormat, de::TopRaw, Vec<String>), SessionError> {
     let bytes = bytes
         .strip_prefix(b"\xEF\xBB\xBF".as_slice())
         .unwrap_or(bytes);
-    let text = std::str::from_utf8(bytes).map_err(|e| SessionError::NotUtf8 {
-        offset: e.valid_up_to(),
-    })?;
+    let text = match path {
+        Path::Fast => utf8(bytes)?,
+        Path::Visitors => std::str::from_utf8(bytes).map_err(|e| SessionError::NotUtf8 {
+            offset: e.valid_up_to(),
+        })?,
+    };
     match json_kind_of(text) {
         Some("an object") => {}
         Some(kind) => {
@@ -243,15 +282,26 @@ fn read_json(
         }
         None => return Err(SessionError::Empty),
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    let top = TopSeed { detail }
-        .deserialize(&mut de)
-        .map_err(json_error)?;
-    de.end().map_err(json_error)?;
-    let Got::Val(top) = top else {
-        return Err(SessionError::NotASession(
-            "the file does not hold a session object".into(),
-        ));
+    let fast = match path {
+        Path::Fast => fast::read_top(text, detail).ok(),
+        Path::Visitors => None,
+    };
+    let top = match fast {
+        Some(top) => top,
+        None => {
+            // The general reader: anything the fast path did not vouch for, with its errors.
+            let mut de = serde_json::Deserializer::from_str(text);
+            let top = TopSeed { detail }
+                .deserialize(&mut de)
+                .map_err(json_error)?;
+            de.end().map_err(json_error)?;
+            let Got::Val(top) = top else {
+                return Err(SessionError::NotASession(
+                    "the file does not hold a session object".into(),
+                ));
+            };
+            top
+        }
     };
     let native = top.header.version.is_some()
         || top.header.session_id.is_some()
@@ -320,10 +370,19 @@ pub(crate) fn read_full(
     bytes: &[u8],
     limit: usize,
 ) -> Result<(Dialog, LiveReader), SessionError> {
+    read_full_by(file_name, bytes, limit, Path::Fast)
+}
+
+fn read_full_by(
+    file_name: &str,
+    bytes: &[u8],
+    limit: usize,
+    path: Path,
+) -> Result<(Dialog, LiveReader), SessionError> {
     precheck(bytes, limit)?;
     match detect(file_name, bytes) {
         FileKind::Json => {
-            let (format, top, diagnostics) = read_json(bytes, Detail::Off)?;
+            let (format, top, diagnostics) = read_json(bytes, Detail::Off, path)?;
             let records = match &top.requests {
                 Some(Got::Val(list)) => list.as_slice(),
                 _ => &[],
@@ -385,6 +444,13 @@ pub fn parse_with_limit(
     read_full(file_name, bytes, max_bytes).map(|(dialog, _)| dialog)
 }
 
+/// [`parse`] through the serde visitors alone, without the byte-level fast path: the reference
+/// the fast path is tested against (`tests/session_fastpath.rs`). Not for hosts.
+#[doc(hidden)]
+pub fn parse_with_visitors(file_name: &str, bytes: &[u8]) -> Result<Dialog, SessionError> {
+    read_full_by(file_name, bytes, MAX_SESSION_BYTES, Path::Visitors).map(|(dialog, _)| dialog)
+}
+
 /// The response to request `index` (1-based, as in [`Request::index`]) of a session file: its
 /// markdown and its number of tool calls. Slower than [`parse`] (it reads that one response's
 /// parts), so hosts call it on demand.
@@ -393,12 +459,31 @@ pub fn response_details(
     bytes: &[u8],
     index: usize,
 ) -> Result<ResponseDetails, SessionError> {
+    response_details_by(file_name, bytes, index, Path::Fast)
+}
+
+/// [`response_details`] through the serde visitors alone (see [`parse_with_visitors`]).
+#[doc(hidden)]
+pub fn response_details_with_visitors(
+    file_name: &str,
+    bytes: &[u8],
+    index: usize,
+) -> Result<ResponseDetails, SessionError> {
+    response_details_by(file_name, bytes, index, Path::Visitors)
+}
+
+fn response_details_by(
+    file_name: &str,
+    bytes: &[u8],
+    index: usize,
+    path: Path,
+) -> Result<ResponseDetails, SessionError> {
     precheck(bytes, MAX_SESSION_BYTES)?;
     let slot = index.checked_sub(1);
     let out_of_range = |count: usize| SessionError::RequestOutOfRange { index, count };
     match detect(file_name, bytes) {
         FileKind::Json => {
-            let (_, top, _) = read_json(bytes, slot.map_or(Detail::Off, Detail::Slot))?;
+            let (_, top, _) = read_json(bytes, slot.map_or(Detail::Off, Detail::Slot), path)?;
             let records = match &top.requests {
                 Some(Got::Val(list)) => list.as_slice(),
                 _ => &[],

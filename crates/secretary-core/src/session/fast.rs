@@ -1,0 +1,227 @@
+//! The fast path of the `.json` reader: the session object and its `requests` are walked with the
+//! byte-level [`scan`](super::scan) skipper, and only the few values the dialog model keeps are
+//! handed to the serde visitors of [`de`](super::de), each on its own small slice.
+//!
+//! Why it gives the same answer as the serde path: the values it keeps are read by the very same
+//! visitors (same leniency, same diagnostics), keys are compared as the same strings, later
+//! duplicates win as they do there, and the skipper accepts no JSON that serde_json would
+//! refuse. Whenever anything is not the plain shape (a key written with escapes, a syntax error,
+//! a `requests` that is not an array...), it gives up with [`Bail`] and the caller reads the file
+//! with [`de::TopSeed`](super::de::TopSeed), which then reports exactly what it always reported.
+//! `tests/session_fastpath.rs` checks the two agree.
+
+use serde::de::DeserializeSeed;
+
+use super::de::{obj_from, Detail, HeaderField, ReqField, ReqSeed, ReqsSeed, TopRaw};
+use super::record::{Got, ReqRecord, ResultRec};
+use super::scan::{expect, skip_value, string_body, ws, Bail, Scan};
+
+/// Reads a whole session object from `text` (a BOM already stripped), or bails.
+pub(crate) fn read_top(text: &str, detail: Detail) -> Scan<TopRaw> {
+    let b = text.as_bytes();
+    let mut at = expect(b, 0, b'{')?;
+    let mut top = TopRaw::default();
+    let mut first = true;
+    loop {
+        at = ws(b, at);
+        match b.get(at) {
+            Some(b'}') if first => {
+                at += 1;
+                break;
+            }
+            _ => {}
+        }
+        first = false;
+        let (key, value_at) = key(text, at)?;
+        if let Some(field) = HeaderField::from_key(key) {
+            let end = skip_value(b, value_at)?;
+            with_slice(text, value_at, end, |de| top.header.read_field(field, de))?;
+            at = end;
+        } else if key == "requests" {
+            let (requests, end) = requests(text, value_at, detail)?;
+            top.requests = Some(requests);
+            at = end;
+        } else {
+            if key == "welcomeMessage" || key == "requesterUsername" {
+                top.has_export_keys = true;
+            }
+            at = skip_value(b, value_at)?;
+        }
+        at = ws(b, at);
+        match b.get(at) {
+            Some(b',') => at += 1,
+            Some(b'}') => {
+                at += 1;
+                break;
+            }
+            _ => return Err(Bail),
+        }
+    }
+    // Only whitespace may follow, as serde_json's `Deserializer::end` demands.
+    if ws(b, at) == b.len() {
+        Ok(top)
+    } else {
+        Err(Bail)
+    }
+}
+
+/// An object key at `at` (whitespace skipped) and the position after its colon. Keys written
+/// with escapes bail: serde_json would unescape them before comparing.
+fn key(text: &str, at: usize) -> Scan<(&str, usize)> {
+    let b = text.as_bytes();
+    let start = expect(b, at, b'"')?;
+    let (end, escaped) = string_body(b, start)?;
+    if escaped {
+        return Err(Bail);
+    }
+    let key = text.get(start..end - 1).ok_or(Bail)?;
+    Ok((key, expect(b, end, b':')?))
+}
+
+/// Runs a serde read over `text[start..end]` (one whole value), requiring it to use it all.
+fn with_slice<T>(
+    text: &str,
+    start: usize,
+    end: usize,
+    read: impl FnOnce(
+        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+    ) -> Result<T, serde_json::Error>,
+) -> Scan<T> {
+    let slice = text.get(start..end).ok_or(Bail)?;
+    let mut de = serde_json::Deserializer::from_str(slice);
+    let value = read(&mut de).map_err(|_| Bail)?;
+    de.end().map_err(|_| Bail)?;
+    Ok(value)
+}
+
+/// The `requests` value at `at`: an array walked here, anything else read by serde.
+fn requests(text: &str, at: usize, detail: Detail) -> Scan<(Got<Vec<ReqRecord>>, usize)> {
+    let b = text.as_bytes();
+    let at = ws(b, at);
+    if b.get(at) != Some(&b'[') {
+        let end = skip_value(b, at)?;
+        let got = with_slice(text, at, end, |de| ReqsSeed { detail }.deserialize(de))?;
+        return Ok((got, end));
+    }
+    let mut out = Vec::new();
+    let mut at = ws(b, at + 1);
+    if b.get(at) == Some(&b']') {
+        return Ok((Got::Val(out), at + 1));
+    }
+    loop {
+        at = ws(b, at);
+        let with_response = detail.wants(out.len());
+        let (rec, end) = if b.get(at) == Some(&b'{') && !with_response {
+            request(text, at)?
+        } else {
+            let end = skip_value(b, at)?;
+            let rec = with_slice(text, at, end, |de| {
+                ReqSeed { with_response }.deserialize(de)
+            })?;
+            (rec, end)
+        };
+        out.push(rec);
+        at = ws(b, end);
+        match b.get(at) {
+            Some(b',') => at += 1,
+            Some(b']') => return Ok((Got::Val(out), at + 1)),
+            _ => return Err(Bail),
+        }
+    }
+}
+
+/// One request object at `at` (its `{`), without its response.
+fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
+    let b = text.as_bytes();
+    let mut rec = ReqRecord::default();
+    let mut at = ws(b, at + 1);
+    if b.get(at) == Some(&b'}') {
+        return Ok((rec, at + 1));
+    }
+    loop {
+        let (key, value_at) = key(text, at)?;
+        at = match ReqField::from_key(key, false) {
+            Some(ReqField::Result) => {
+                let (result, end) = result(text, value_at)?;
+                rec.result = Some(result);
+                end
+            }
+            Some(field) => {
+                let end = skip_value(b, value_at)?;
+                with_slice(text, value_at, end, |de| rec.read_field(field, de))?;
+                end
+            }
+            None => skip_value(b, value_at)?,
+        };
+        at = ws(b, at);
+        match b.get(at) {
+            Some(b',') => at += 1,
+            Some(b'}') => return Ok((rec, at + 1)),
+            _ => return Err(Bail),
+        }
+    }
+}
+
+/// A request's `result`: only `errorDetails` is kept, so its (often huge) `metadata` is skipped
+/// here rather than walked by serde.
+fn result(text: &str, at: usize) -> Scan<(Got<ResultRec>, usize)> {
+    let b = text.as_bytes();
+    let at = ws(b, at);
+    if b.get(at) != Some(&b'{') {
+        let end = skip_value(b, at)?;
+        let got = with_slice(text, at, end, |de| obj_from::<ResultRec, _>(de))?;
+        return Ok((got, end));
+    }
+    let mut rec = ResultRec::default();
+    let mut at = ws(b, at + 1);
+    if b.get(at) == Some(&b'}') {
+        return Ok((Got::Val(rec), at + 1));
+    }
+    loop {
+        let (key, value_at) = key(text, at)?;
+        let end = skip_value(b, value_at)?;
+        if key == "errorDetails" {
+            rec.error_details = Some(with_slice(text, value_at, end, |de| obj_from(de))?);
+        }
+        at = ws(b, end);
+        match b.get(at) {
+            Some(b',') => at += 1,
+            Some(b'}') => return Ok((Got::Val(rec), at + 1)),
+            _ => return Err(Bail),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain shape VS Code writes is read here, not handed back to the visitors.
+    #[test]
+    fn the_usual_shape_takes_the_fast_path() {
+        let text = r#"{"version":3,"sessionId":"s","requests":[{"requestId":"r1","message":{"text":"hi \"you\"","parts":[]},"response":[{"value":"a\nb"}],"result":{"metadata":{"x":[1,2,{"y":null}]},"errorDetails":{"code":"canceled"}},"variableData":{"v":[]}},{}]}"#;
+        let top = read_top(text, Detail::Off).expect("fast path");
+        let Some(Got::Val(requests)) = top.requests else {
+            panic!("requests not read");
+        };
+        assert_eq!(requests.len(), 2);
+        assert!(requests[0].response.is_none());
+        assert!(matches!(&requests[0].result, Some(Got::Val(r)) if r.error_details.is_some()));
+    }
+
+    #[test]
+    fn escaped_keys_and_bad_syntax_bail() {
+        assert_eq!(
+            read_top(r#"{"req\u0075ests":[]}"#, Detail::Off).err(),
+            Some(Bail)
+        );
+        assert_eq!(
+            read_top(r#"{"requests":[1,]}"#, Detail::Off).err(),
+            Some(Bail)
+        );
+        assert_eq!(
+            read_top(r#"{"requests":[]} x"#, Detail::Off).err(),
+            Some(Bail)
+        );
+    }
+}
