@@ -26,6 +26,9 @@ Usage:
   secretary copilot-ls [--server <path>] [--storage <dir>] [--workspace <dir>]
                                                 start @github/copilot-language-server, register the tools
                                                 as its client tools and answer their calls (see README)
+  secretary copilot-ls --prompt <text> [--prompt <follow-up>]... [--model <id>] [--mode agent|ask]
+                                                run agent turns through it: tool calls on stderr, the reply
+                                                on stdout; exit 1 when a turn fails (docs/copilot-ls.md)
   secretary find-tools <query> --catalog <file> [--limit <n>] [--json] [--stdin] [--lexical]
                                                 rank a catalog [{name, description, inputSchema?, tags?}];
                                                 --stdin: one query per line in, one JSON line out
@@ -61,6 +64,9 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         storage: { type: 'string', multiple: true },
         server: { type: 'string' },
+        prompt: { type: 'string', multiple: true },
+        model: { type: 'string' },
+        mode: { type: 'string' },
         'state-dir': { type: 'string' },
         catalog: { type: 'string' },
         lexical: { type: 'boolean' },

@@ -2,11 +2,12 @@ import { spawn, type ChildProcess } from 'child_process';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { createMessageConnection, ProgressType, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
 import type { Logger } from '../log';
 import { errorMessage } from '../mcp/results';
 import type { ClientTool, ClientTools, InvokeClientToolParams } from './tools';
+import { TurnProgress, type TurnOutcome, type TurnSink } from './turn';
 
 /**
  * The methods of `@github/copilot-language-server` this client uses (checked against 1.539.0:
@@ -27,6 +28,17 @@ export const METHODS = {
   /** Server → client: `{name, title, message, input, conversationId, turnId, roundId, toolCallId}`
    * → `[{result: "accept" | "dismiss"}, null]`. */
   invokeClientToolConfirmation: 'conversation/invokeClientToolConfirmation',
+  /** `{workDoneToken, turns: [{request}], chatMode?: "Ask" | "Agent", modelInfo?: {id}, workspaceFolder?,
+   * workspaceFolders?, computeSuggestions?}` → `{conversationId, turnId, modelName?}` once the turn
+   * has ended; the turn is reported as `$/progress` of `workDoneToken` meanwhile. */
+  conversationCreate: 'conversation/create',
+  /** `{workDoneToken, conversationId, message, chatMode?, modelInfo?, workspaceFolder(s)?}`: a
+   * follow-up turn, answered and reported as `conversation/create`. */
+  conversationTurn: 'conversation/turn',
+  /** `{textDocument: {uri, languageId, version, text}}`: a file the client has written. */
+  didOpen: 'textDocument/didOpen',
+  /** `{textDocument: {uri, version}, contentChanges: [{text}]}`: the new content of an open file. */
+  didChange: 'textDocument/didChange',
   shutdown: 'shutdown',
   exit: 'exit',
 } as const;
@@ -66,6 +78,17 @@ export function serverCommand(explicit: string | undefined, env: NodeJS.ProcessE
   };
 }
 
+/** One turn to run: the user's text and how. */
+export interface TurnRequest {
+  prompt: string;
+  /** `agent` (the default: tools are called) or `ask`. */
+  mode: 'agent' | 'ask';
+  /** A model id from the server's `/models`; the server's default when absent. */
+  model?: string;
+  /** Continue this conversation (`conversation/turn`); a new one when absent. */
+  conversationId?: string;
+}
+
 export interface CopilotLsClientOptions {
   server: ServerCommand;
   /** The folder the language server is told about (`workspaceFolders`, `rootUri`). */
@@ -89,6 +112,8 @@ export class CopilotLsClient {
   private connection: MessageConnection | undefined;
   private exitCode: Promise<number> | undefined;
   private registered = 0;
+  private turns = 0;
+  private readonly versions = new Map<string, number>();
 
   constructor(private readonly options: CopilotLsClientOptions) {}
 
@@ -135,6 +160,67 @@ export class CopilotLsClient {
     // A server that dies before answering must not leave the handshake waiting forever.
     const died = this.exitCode.then((code) => Promise.reject(new Error(`the Copilot language server exited (code ${code}) during start-up`)));
     await Promise.race([this.handshake(connection), died]);
+  }
+
+  /**
+   * Runs one turn (`conversation/create`, or `conversation/turn` with `conversationId`) and
+   * passes its `$/progress` to `sink` until the server answers. Resolves with the reply and, for a
+   * failed turn, the server's error (a refused request or an `end` with an error); rejects only when
+   * the server exits meanwhile.
+   */
+  async converse(turn: TurnRequest, sink: TurnSink): Promise<TurnOutcome> {
+    const connection = this.connection;
+    if (!connection) {
+      throw new Error('the Copilot language server is not started');
+    }
+    const { workspaceFolder } = this.options;
+    const token = `secretary-turn-${++this.turns}`;
+    const progress = new TurnProgress(sink);
+    const listening = connection.onProgress(new ProgressType<unknown>(), token, (value) => progress.accept(value));
+    const uri = pathToFileURL(workspaceFolder).href;
+    const common = {
+      workDoneToken: token,
+      chatMode: turn.mode === 'ask' ? 'Ask' : 'Agent',
+      ...(turn.model ? { modelInfo: { id: turn.model } } : {}),
+      workspaceFolder: uri,
+      workspaceFolders: [{ uri, name: path.basename(workspaceFolder) || workspaceFolder }],
+      computeSuggestions: false,
+    };
+    const request = turn.conversationId
+      ? connection.sendRequest(METHODS.conversationTurn, { ...common, conversationId: turn.conversationId, message: turn.prompt })
+      : connection.sendRequest(METHODS.conversationCreate, { ...common, turns: [{ request: turn.prompt }] });
+    const died = this.whenExited().then((code) => Promise.reject(new Error(`the Copilot language server exited (code ${code}) during the turn`)));
+    try {
+      const result = await Promise.race([request, died]);
+      return progress.outcome(result);
+    } catch (err) {
+      if (err instanceof Error && /exited \(code/.test(err.message)) {
+        throw err;
+      }
+      return { ...progress.outcome(undefined), error: errorMessage(err) };
+    } finally {
+      listening.dispose();
+    }
+  }
+
+  /**
+   * Tells the server about a file the client wrote inside the workspace, as an editor would:
+   * `textDocument/didOpen` the first time, `textDocument/didChange` (the whole text) after that.
+   */
+  async announceWrite(file: string, text: string): Promise<void> {
+    const connection = this.connection;
+    if (!connection) {
+      return;
+    }
+    const uri = pathToFileURL(file).href;
+    const version = (this.versions.get(uri) ?? 0) + 1;
+    this.versions.set(uri, version);
+    if (version === 1) {
+      await connection.sendNotification(METHODS.didOpen, { textDocument: { uri, languageId: languageOf(file), version, text } });
+    } else {
+      await connection.sendNotification(METHODS.didChange, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    }
+    this.options.log.debug(`announced ${uri} to the language server (version ${version})`);
   }
 
   /** Resolves with the server's exit code (once it exits). */
@@ -247,6 +333,23 @@ export class CopilotLsClient {
       return false;
     }
   }
+}
+
+/** The LSP language id of a file, by its extension (`plaintext` when unknown). */
+export function languageOf(file: string): string {
+  const ext = path.extname(file).toLowerCase();
+  const known: Record<string, string> = {
+    '.md': 'markdown',
+    '.json': 'json',
+    '.ts': 'typescript',
+    '.js': 'javascript',
+    '.rs': 'rust',
+    '.py': 'python',
+    '.toml': 'toml',
+    '.yaml': 'yaml',
+    '.yml': 'yaml',
+  };
+  return known[ext] ?? 'plaintext';
 }
 
 function delay(ms: number): Promise<void> {

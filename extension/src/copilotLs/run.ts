@@ -6,10 +6,19 @@ import { EMPTY_WINDOW } from '../sessions/discovery';
 import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 import { CopilotLsClient, serverCommand } from './client';
 import { ClientTools } from './tools';
+import { terminalSink } from './turn';
+import { announcingHost } from './workspaceWrites';
 
 export interface CopilotLsOptions extends McpScopeOptions {
   /** `--server`: the language server to start (else `COPILOT_LS_PATH`, else npx). */
   server?: string;
+  /** `--prompt`, repeatable: run these turns (the first starts a conversation, the others follow
+   * up in it), print the replies and exit, instead of serving until the server exits. */
+  prompt?: string[];
+  /** `--model`: the model id of the turns (default: the server's). */
+  model?: string;
+  /** `--mode`: `agent` (default) or `ask`. */
+  mode?: string;
 }
 
 /**
@@ -19,16 +28,35 @@ export interface CopilotLsOptions extends McpScopeOptions {
  * 1 when it could not start, refused the tools, or failed.
  */
 export async function runCopilotLs(core: WasmCore, log: Logger, options: CopilotLsOptions): Promise<number> {
+  const mode = options.mode ?? 'agent';
+  if (mode !== 'agent' && mode !== 'ask') {
+    log.error(`--mode takes agent or ask, got ${JSON.stringify(mode)}`);
+    return 2;
+  }
+  const prompts = (options.prompt ?? []).filter((prompt) => prompt.trim());
+  if (options.prompt?.length && prompts.length === 0) {
+    log.error('--prompt needs a text');
+    return 2;
+  }
   const sessions = openSessions(core, log, options);
   const tools = new ClientTools(core, sessions, log);
+  const folder = workspaceFolder(options.workspace);
   const client = new CopilotLsClient({
     server: serverCommand(options.server),
-    workspaceFolder: workspaceFolder(options.workspace),
+    workspaceFolder: folder,
     version: core.version,
     tools,
     log,
   });
-  sessions.start(false).catch((err) => log.error(`initial session scan failed: ${String(err)}`));
+  const host = core.getHost();
+  if (host) {
+    core.setHost(
+      announcingHost(host, folder, (file, text) =>
+        client.announceWrite(file, text).catch((err) => log.warn(`cannot announce ${file} to the language server: ${String(err)}`)),
+      ),
+    );
+  }
+  const scanned = sessions.start(false).catch((err) => log.error(`initial session scan failed: ${String(err)}`));
   let stopping = false;
   const stop = () => {
     if (!stopping) {
@@ -40,6 +68,12 @@ export async function runCopilotLs(core: WasmCore, log: Logger, options: Copilot
   process.once('SIGTERM', stop);
   try {
     await client.start();
+    if (prompts.length > 0) {
+      await scanned; // the turn's tools answer from every session found
+      const code = await converse(client, prompts, mode, options.model, log);
+      await client.dispose();
+      return code;
+    }
     const code = await client.whenExited();
     return stopping || code === 0 ? 0 : 1;
   } catch (err) {
@@ -51,6 +85,27 @@ export async function runCopilotLs(core: WasmCore, log: Logger, options: Copilot
     process.off('SIGTERM', stop);
     sessions.dispose();
   }
+}
+
+/** Runs the turns one after the other in one conversation: tool calls on stderr as they run, the
+ * reply on stdout. 0 when every turn ended without an error; 1 at the first failed turn. */
+async function converse(client: CopilotLsClient, prompts: string[], mode: 'agent' | 'ask', model: string | undefined, log: Logger): Promise<number> {
+  const sink = terminalSink(process.stdout, process.stderr);
+  let conversationId: string | undefined;
+  for (const prompt of prompts) {
+    const outcome = await client.converse({ prompt, mode, model, conversationId }, sink);
+    sink.endReply();
+    if (outcome.error) {
+      log.error(`the turn failed: ${outcome.error}`);
+      return 1;
+    }
+    conversationId = outcome.conversationId;
+    if (!conversationId && prompts.length > 1) {
+      log.error('the language server named no conversation to continue');
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /** The folder the language server is told about: `--workspace` when it is a folder (not a URI or

@@ -233,6 +233,11 @@ export class WasmCore {
     this.host = host;
   }
 
+  /** The I/O bridge set by `setHost` (a host may wrap it). */
+  getHost(): HostBridge | undefined {
+    return this.host;
+  }
+
   /** Offers (or hides) the example tools; kept across re-instantiation. */
   setIncludeExamples(include: boolean): void {
     this.includeExamples = include;
