@@ -35,6 +35,8 @@ export const METHODS = {
   /** `{workDoneToken, conversationId, message, chatMode?, modelInfo?, workspaceFolder(s)?}`: a
    * follow-up turn, answered and reported as `conversation/create`. */
   conversationTurn: 'conversation/turn',
+  /** `{}` → `[{id, modelName, isChatDefault, isChatFallback, ...}]`: the models of the signed-in user. */
+  models: 'copilot/models',
   /** `{textDocument: {uri, languageId, version, text}}`: a file the client has written. */
   didOpen: 'textDocument/didOpen',
   /** `{textDocument: {uri, version}, contentChanges: [{text}]}`: the new content of an open file. */
@@ -113,6 +115,7 @@ export class CopilotLsClient {
   private exitCode: Promise<number> | undefined;
   private registered = 0;
   private turns = 0;
+  private chosenModel: string | undefined;
   private readonly versions = new Map<string, number>();
 
   constructor(private readonly options: CopilotLsClientOptions) {}
@@ -174,6 +177,15 @@ export class CopilotLsClient {
       throw new Error('the Copilot language server is not started');
     }
     const { workspaceFolder } = this.options;
+    // 1.539.0 refuses a turn without a model id ("A model id is required").
+    let model = turn.model;
+    if (!model) {
+      try {
+        model = await this.defaultModel(connection);
+      } catch (err) {
+        return { reply: '', error: `no model to use: ${errorMessage(err)}` };
+      }
+    }
     const token = `secretary-turn-${++this.turns}`;
     const progress = new TurnProgress(sink);
     const listening = connection.onProgress(new ProgressType<unknown>(), token, (value) => progress.accept(value));
@@ -181,7 +193,7 @@ export class CopilotLsClient {
     const common = {
       workDoneToken: token,
       chatMode: turn.mode === 'ask' ? 'Ask' : 'Agent',
-      ...(turn.model ? { modelInfo: { id: turn.model } } : {}),
+      modelInfo: { id: model },
       workspaceFolder: uri,
       workspaceFolders: [{ uri, name: path.basename(workspaceFolder) || workspaceFolder }],
       computeSuggestions: false,
@@ -201,6 +213,24 @@ export class CopilotLsClient {
     } finally {
       listening.dispose();
     }
+  }
+
+  /** The user's chat default model (`copilot/models`: the one marked `isChatDefault`, else the
+   * fallback, else the first), asked once. */
+  private async defaultModel(connection: MessageConnection): Promise<string> {
+    if (!this.chosenModel) {
+      const models = (await connection.sendRequest(METHODS.models, {})) as unknown;
+      const list = (Array.isArray(models) ? models : []).filter(
+        (m): m is { id: string; isChatDefault?: unknown; isChatFallback?: unknown } => typeof m?.id === 'string' && m.id.length > 0,
+      );
+      const chosen = list.find((m) => m.isChatDefault === true) ?? list.find((m) => m.isChatFallback === true) ?? list[0];
+      if (!chosen) {
+        throw new Error('the language server lists no model (pass --model <id>)');
+      }
+      this.options.log.info(`model: ${chosen.id} (the default; --model chooses another)`);
+      this.chosenModel = chosen.id;
+    }
+    return this.chosenModel;
   }
 
   /**
