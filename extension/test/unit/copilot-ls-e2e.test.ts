@@ -238,7 +238,8 @@ describe('copilot-ls --prompt through the real @github/copilot-language-server',
     const run = await runPrompts(api, home('broken'), ['scenario-broken: anything'], ['--workspace', TODO_APP]);
     assert.equal(run.code, 1, `exit 1; stderr:\n${run.stderr}`);
     assert.ok(api.chats.some((chat) => chat.scenario === 'scenario-broken'), 'the model was asked');
-    assert.match(run.stderr, /the turn failed: .+/);
+    // The server's error, which carries the API's answer.
+    assert.match(run.stderr, /the turn failed: .*400 .*fake failure 400/);
     assert.equal(run.stdout, '', 'no reply');
   });
 });

@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 
-import { serverCommand } from '../../src/copilotLs/client';
+import { languageOf, serverCommand } from '../../src/copilotLs/client';
+import { terminalSink, TurnProgress, type ToolCallEvent } from '../../src/copilotLs/turn';
 import { ROOT, SAMPLES, tempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -160,6 +161,41 @@ test('serverCommand: --server, then COPILOT_LS_PATH, then npx; .js files run wit
   assert.match(npx.command, /^npx(\.cmd)?$/);
   assert.deepEqual(npx.args, ['--yes', '@github/copilot-language-server', '--stdio']);
   assert.equal(npx.source, 'npx');
+});
+
+test('TurnProgress: tool calls once per status, reply text joined, the end error kept; hostile values ignored', () => {
+  const calls: ToolCallEvent[] = [];
+  let text = '';
+  const progress = new TurnProgress({ toolCall: (event) => calls.push(event), reply: (more) => (text += more) });
+  const round = (toolCalls: unknown[], reply = '') => ({ kind: 'report', editAgentRounds: [{ roundId: 1, reply, toolCalls }] });
+  progress.accept({ kind: 'begin', conversationId: 'c-1', turnId: 't-1' });
+  progress.accept(round([{ id: 'a', name: 'get_request', status: 'running' }]));
+  progress.accept(round([{ id: 'a', name: 'get_request', status: 'running' }])); // again: not repeated
+  progress.accept(round([{ id: 'a', name: 'get_request', status: 'error', error: 'bad index' }], 'Hel'));
+  progress.accept(round([null, 7, { id: 3, name: 'x', status: 'running' }, { id: 'b', status: 'running' }], 'lo'));
+  progress.accept('not an object');
+  progress.accept({ kind: 'report', editAgentRounds: 'nope', hideText: true });
+  progress.accept({ kind: 'end', error: { message: 'model refused', code: 400 } });
+  assert.deepEqual(calls, [
+    { id: 'a', name: 'get_request', status: 'running' },
+    { id: 'a', name: 'get_request', status: 'error', error: 'bad index' },
+  ]);
+  assert.equal(text, 'Hello');
+  assert.deepEqual(progress.outcome({ conversationId: 'c-2' }), { conversationId: 'c-2', turnId: 't-1', reply: 'Hello', error: 'model refused (400)' });
+
+  // The terminal never gets escape sequences from the wire; tool calls are one line each.
+  const out: string[] = [];
+  const err: string[] = [];
+  const sink = terminalSink({ write: (chunk: string) => out.push(chunk) } as unknown as NodeJS.WritableStream, {
+    write: (chunk: string) => err.push(chunk),
+  } as unknown as NodeJS.WritableStream);
+  sink.toolCall({ id: 'a', name: 'evil\u001b[2Jname', status: 'error', error: 'line1\nline2' });
+  sink.reply('red \u001b[31mtext\u0007\tok');
+  sink.endReply();
+  assert.deepEqual(err, ['✗ evil [2Jname: error: line1 line2\n']);
+  assert.equal(out.join(''), 'red [31mtext\tok\n');
+  assert.equal(languageOf('/w/notes/a.md'), 'markdown');
+  assert.equal(languageOf('/w/x.unknown'), 'plaintext');
 });
 
 test('copilot-ls: handshake, registration and tool calls over JSON-RPC on stdio', async () => {
