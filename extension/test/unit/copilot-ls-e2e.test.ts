@@ -129,6 +129,7 @@ const SCENARIOS: Record<string, Step[]> = {
     { text: (results) => `Refused: ${String(parseFailed(results[2]).error_type)}` },
   ],
   'scenario-broken': [{ fail: 400 }],
+  'scenario-ask': [{ text: (results) => `Asked, with ${results.length} tool results.` }],
 };
 
 describe('copilot-ls --prompt through the real @github/copilot-language-server', { skip }, () => {
@@ -232,6 +233,15 @@ describe('copilot-ls --prompt through the real @github/copilot-language-server',
     assert.match(String(refused.error), /"DELETE_MEMORY"/);
     assert.equal(run.stdout, 'Refused: consent_required\n');
     assert.ok(findFile(path.join(dir, 'state'), 'keep-me.md'), 'the note is still there');
+  });
+
+  test('--mode ask: a turn without tools', async () => {
+    const run = await runPrompts(api, home('ask'), ['scenario-ask: explain'], ['--workspace', TODO_APP, '--mode', 'ask']);
+    assert.equal(run.code, 0, `exit 0; stderr:\n${run.stderr}`);
+    const chats = api.chats.filter((chat) => chat.scenario === 'scenario-ask');
+    assert.equal(chats.length, 1);
+    assert.ok(!chats[0].tools.includes('get_first_request'), `no client tools in ask mode: ${chats[0].tools.join(', ')}`);
+    assert.equal(run.stdout, 'Asked, with 0 tool results.\n');
   });
 
   test('a turn the API fails ends with exit 1 and the server error', async () => {

@@ -302,6 +302,23 @@ test('copilot-ls: a refused registration is reported and exits 1 after shutting 
   assert.deepEqual(methods.slice(-2), ['shutdown', 'exit'], methods.join(', '));
 });
 
+test('copilot-ls --prompt: a bad --mode or an empty prompt is a usage error (exit 2) before any server starts', async () => {
+  for (const args of [
+    ['--prompt', 'hello', '--mode', 'edit'],
+    ['--prompt', '  '],
+  ]) {
+    const child = spawn(process.execPath, [CLI, 'copilot-ls', '--server', path.join(ROOT, 'no-such-server.js'), '--storage', SAMPLES, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /--mode takes agent or ask|--prompt needs a text/);
+    assert.doesNotMatch(stderr, /starting the Copilot language server/);
+  }
+});
+
 test('copilot-ls: a server that cannot start is an error, not a hang', async () => {
   const temp = tempDir('secretary-copilot-ls-');
   try {
