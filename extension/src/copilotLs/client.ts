@@ -177,12 +177,17 @@ export class CopilotLsClient {
       throw new Error('the Copilot language server is not started');
     }
     const { workspaceFolder } = this.options;
+    // A server that dies mid-turn must not leave the turn waiting forever.
+    const died = this.whenExited().then((code) => Promise.reject(new Error(`the Copilot language server exited (code ${code}) during the turn`)));
     // 1.539.0 refuses a turn without a model id ("A model id is required").
     let model = turn.model;
     if (!model) {
       try {
-        model = await this.defaultModel(connection);
+        model = await Promise.race([this.defaultModel(connection), died]);
       } catch (err) {
+        if (err instanceof Error && /exited \(code/.test(err.message)) {
+          throw err;
+        }
         return { reply: '', error: `no model to use: ${errorMessage(err)}` };
       }
     }
@@ -201,7 +206,6 @@ export class CopilotLsClient {
     const request = turn.conversationId
       ? connection.sendRequest(METHODS.conversationTurn, { ...common, conversationId: turn.conversationId, message: turn.prompt })
       : connection.sendRequest(METHODS.conversationCreate, { ...common, turns: [{ request: turn.prompt }] });
-    const died = this.whenExited().then((code) => Promise.reject(new Error(`the Copilot language server exited (code ${code}) during the turn`)));
     try {
       const result = await Promise.race([request, died]);
       return progress.outcome(result);
