@@ -9,6 +9,8 @@
 //! it. Every change is read-modify-write through [`Host::write_atomic`] (temporary file in the
 //! same folder, flushed, renamed over the old file), so a crash mid-write leaves the last good
 //! file in place and at most a temporary file (`.flags.json.*`) behind, which is never read.
+//! The read-modify-write holds the host's lock of `flags.json` ([`Host::lock`]): processes sharing
+//! the state folder (windows, CLI runs, MCP servers) take turns, so no change undoes another.
 //! A flags file that does not parse (truncated or edited by hand) is reported with a clear error
 //! naming it, and is never overwritten: reads and writes of that scope fail until it is fixed
 //! or deleted, so nothing it held is lost silently.
@@ -18,7 +20,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::host::{Area, Host};
+use crate::host::{locked, Area, Host};
 use crate::tooling::{kind_of, ToolResult};
 
 /// The file of each scope, relative to its area.
@@ -172,30 +174,46 @@ pub fn set(
 ) -> Result<Option<Value>, ToolResult> {
     check_name(name)?;
     check_value(&value)?;
-    let mut flags = load(host, scope)?;
-    if !flags.contains_key(name) && flags.len() >= MAX_FLAGS {
-        return Err(ToolResult::failure(
-            format!(
-                "Too many {} flags (at most {MAX_FLAGS}); delete some first",
-                scope.as_str()
-            ),
-            "limit",
-        ));
-    }
-    let previous = flags.insert(name.to_string(), value);
-    save(host, scope, &flags)?;
-    Ok(previous)
+    locked(
+        host,
+        scope.area(),
+        FLAGS_FILE,
+        |err| unavailable(scope, err),
+        || {
+            let mut flags = load(host, scope)?;
+            if !flags.contains_key(name) && flags.len() >= MAX_FLAGS {
+                return Err(ToolResult::failure(
+                    format!(
+                        "Too many {} flags (at most {MAX_FLAGS}); delete some first",
+                        scope.as_str()
+                    ),
+                    "limit",
+                ));
+            }
+            let previous = flags.insert(name.to_string(), value);
+            save(host, scope, &flags)?;
+            Ok(previous)
+        },
+    )
 }
 
 /// Removes a flag; returns the value it had (`None`: it was not set, nothing was written).
 pub fn remove(host: &dyn Host, scope: Scope, name: &str) -> Result<Option<Value>, ToolResult> {
     check_name(name)?;
-    let mut flags = load(host, scope)?;
-    let previous = flags.remove(name);
-    if previous.is_some() {
-        save(host, scope, &flags)?;
-    }
-    Ok(previous)
+    locked(
+        host,
+        scope.area(),
+        FLAGS_FILE,
+        |err| unavailable(scope, err),
+        || {
+            let mut flags = load(host, scope)?;
+            let previous = flags.remove(name);
+            if previous.is_some() {
+                save(host, scope, &flags)?;
+            }
+            Ok(previous)
+        },
+    )
 }
 
 /// A flag's effective value and where it came from.

@@ -212,6 +212,32 @@ pub trait Host {
             "This host cannot make HTTP requests",
         ))
     }
+    /// Takes the exclusive lock of `path` (a file or a folder of `area`, whether it exists or
+    /// not) for a read-modify-write, waiting a bounded time for another process that holds it.
+    /// Several processes (VS Code windows, CLI runs, MCP servers) share one state folder, and a
+    /// change read before another process's write and written after it would undo that write.
+    /// [`HostErrorKind::Io`] when the lock stays taken. Callers pair it with
+    /// [`Host::unlock`] through [`locked`]. The default: no other process, nothing to lock.
+    fn lock(&self, _area: Area, _path: &str) -> Result<(), HostError> {
+        Ok(())
+    }
+    /// Releases a lock [`Host::lock`] took.
+    fn unlock(&self, _area: Area, _path: &str) {}
+}
+
+/// Runs `change` (a read-modify-write of `path`) while holding the host's lock of `path`, and
+/// releases it whatever `change` answers. `failed` words a lock that could not be taken.
+pub fn locked<T>(
+    host: &dyn Host,
+    area: Area,
+    path: &str,
+    failed: impl FnOnce(HostError) -> ToolResult,
+    change: impl FnOnce() -> Result<T, ToolResult>,
+) -> Result<T, ToolResult> {
+    host.lock(area, path).map_err(failed)?;
+    let out = change();
+    host.unlock(area, path);
+    out
 }
 
 /// The folders under `dir` as a recursive [`Host::list`] shows them (the folders holding files).
@@ -324,6 +350,7 @@ pub struct MemoryHost {
     writes: Cell<usize>,
     http: RefCell<BTreeMap<String, Result<HttpResponse, HostError>>>,
     http_requests: RefCell<Vec<HttpRequest>>,
+    locks: RefCell<Vec<String>>,
 }
 
 impl MemoryHost {
@@ -390,6 +417,11 @@ impl MemoryHost {
     /// Every HTTP request made so far, in order.
     pub fn http_requests(&self) -> Vec<HttpRequest> {
         self.http_requests.borrow().clone()
+    }
+
+    /// Every `lock` and `unlock` so far, in order (`"lock globalState/flags.json"`).
+    pub fn lock_log(&self) -> Vec<String> {
+        self.locks.borrow().clone()
     }
 
     /// Makes an area unavailable (as an empty window has no workspace folder).
@@ -499,6 +531,18 @@ impl Host for MemoryHost {
                     format!("Fetching {}", request.url),
                 ))
             })
+    }
+
+    fn lock(&self, area: Area, path: &str) -> Result<(), HostError> {
+        self.check(area, path, false)?;
+        self.locks.borrow_mut().push(format!("lock {area}/{path}"));
+        Ok(())
+    }
+
+    fn unlock(&self, area: Area, path: &str) {
+        self.locks
+            .borrow_mut()
+            .push(format!("unlock {area}/{path}"));
     }
 
     fn stat(&self, area: Area, path: &str) -> Option<FileInfo> {

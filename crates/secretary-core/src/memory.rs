@@ -8,14 +8,14 @@
 //! or misbehave on some file system are **refused** with an error saying why, never silently
 //! rewritten (a rewritten name would make "read what I saved" surprising):
 //!
-//! - empty (or only spaces); surrounding spaces are trimmed first;
+//! - empty (or only spaces), or starting or ending with a space (refused, not trimmed);
 //! - folders: `/` or `\` anywhere (so `../x`, `/etc/passwd`, `C:\x`, `a/b`);
 //! - control characters (NUL included);
 //! - dot-files: a leading `.` (so `.`, `..`, `.hidden`, and the host's `.name.tmp` files);
 //! - characters other than letters, digits, spaces, `_`, `-`, `.` (so `:`, `*`, `?`, `<`, `|`...);
 //! - a trailing `.` or space (Windows drops them);
 //! - Windows device names, in any case and with any extension (`CON`, `PRN`, `AUX`, `NUL`,
-//!   `COM0`-`COM9`, `LPT0`-`LPT9`, `con.md`);
+//!   `COM0`-`COM9`, `LPT0`-`LPT9`, `COM¹`-`COM³`, `LPT¹`-`LPT³`, `con.md`);
 //! - more than [`MAX_NAME_BYTES`] bytes of UTF-8 once `.md` is added.
 //!
 //! A name without an extension (a final `.` and 1-8 letters or digits, at least one letter) gets
@@ -28,7 +28,7 @@
 
 use serde_json::{json, Value};
 
-use crate::host::{Area, Host, HostError};
+use crate::host::{locked, Area, Host, HostError};
 use crate::text::iso8601;
 use crate::tooling::ToolResult;
 
@@ -59,10 +59,17 @@ fn invalid(name: &str, why: &str) -> ToolResult {
 
 /// The file name a memory name stands for, or why it is refused (see the module's rules).
 pub fn file_name(name: &str) -> Result<String, ToolResult> {
-    let trimmed = name.trim_matches(' ');
-    if trimmed.is_empty() {
+    if name.trim_matches(' ').is_empty() {
         return Err(invalid(name, "it is empty"));
     }
+    // Refused rather than trimmed: a note saved as " x" must not quietly become "x".
+    if name.starts_with(' ') {
+        return Err(invalid(name, "it starts with a space"));
+    }
+    if name.ends_with(' ') {
+        return Err(invalid(name, "it ends with a space (Windows drops it)"));
+    }
+    let trimmed = name;
     if trimmed.chars().any(char::is_control) {
         return Err(invalid(name, "it contains a control character"));
     }
@@ -92,10 +99,18 @@ pub fn file_name(name: &str) -> Result<String, ToolResult> {
     }
     let stem = trimmed.split('.').next().unwrap_or_default().trim_end();
     let upper = stem.to_ascii_uppercase();
-    let device = RESERVED.contains(&upper.as_str())
-        || ((upper.starts_with("COM") || upper.starts_with("LPT"))
-            && upper.len() == 4
-            && upper.as_bytes()[3].is_ascii_digit());
+    // `COM` and `LPT` take a digit or a superscript one, two or three (`COM¹` is a port too).
+    let port = upper
+        .strip_prefix("COM")
+        .or_else(|| upper.strip_prefix("LPT"))
+        .is_some_and(|rest| {
+            let mut chars = rest.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_digit() || matches!(c, '¹' | '²' | '³'))
+                && chars.next().is_none()
+        });
+    let device = RESERVED.contains(&upper.as_str()) || port;
     if device {
         return Err(invalid(
             name,
@@ -171,6 +186,18 @@ pub fn save(host: &dyn Host, name: &str, content: &str) -> Result<Value, ToolRes
             "limit",
         ));
     }
+    // The count and case checks and the write are one step for every process sharing the folder.
+    locked(
+        host,
+        AREA,
+        DIR,
+        |err| io(err, &format!("save {file:?}")),
+        || save_locked(host, &file, content),
+    )
+}
+
+fn save_locked(host: &dyn Host, file: &str, content: &str) -> Result<Value, ToolResult> {
+    let file = file.to_string();
     let existing = names(host)?;
     let replaced = existing.contains(&file);
     if !replaced {
@@ -275,7 +302,7 @@ mod tests {
         assert_eq!(file_name("notes.md").unwrap(), "notes.md");
         assert_eq!(file_name("log.txt").unwrap(), "log.txt");
         assert_eq!(file_name("release v1.2").unwrap(), "release v1.2.md");
-        assert_eq!(file_name("  spaced  ").unwrap(), "spaced.md");
+        assert_eq!(file_name("spaced name").unwrap(), "spaced name.md");
         assert_eq!(file_name("Über Notizen").unwrap(), "Über Notizen.md");
     }
 }

@@ -106,7 +106,7 @@ fn unicode_names_and_case_conflicts() {
     let host = MemoryHost::new();
     let saved = ok(
         &host,
-        json!({"command": "save", "path": "  Über Notizen  ", "content": "ä"}),
+        json!({"command": "save", "path": "Über Notizen", "content": "ä"}),
     );
     assert_eq!(saved["path"], "Über Notizen.md");
     assert_eq!(saved["bytes"], 2, "bytes of UTF-8");
@@ -158,6 +158,11 @@ fn unsafe_names_are_refused_and_nothing_is_written() {
         ("a*b", "the character '*' is not allowed"),
         ("pipe|name", "the character '|' is not allowed"),
         ("trailing.", "it ends with `.`"),
+        ("COM¹", "reserved device name"),
+        ("lpt³.txt", "reserved device name"),
+        ("Com².md", "reserved device name"),
+        ("  leading", "it starts with a space"),
+        ("trailing  ", "it ends with a space"),
     ];
     for (name, why) in cases {
         for command in ["save", "read", "delete"] {
@@ -186,7 +191,14 @@ fn unsafe_names_are_refused_and_nothing_is_written() {
         json!({"command": "save", "path": "a".repeat(125), "content": "x"}),
     );
     // Not refused, but not special either: these are ordinary names.
-    for fine in ["CONSOLE", "com10", "nul-results", "a..b"] {
+    for fine in [
+        "CONSOLE",
+        "com10",
+        "COM¹²",
+        "nul-results",
+        "a..b",
+        "inner space",
+    ] {
         ok(
             &host,
             json!({"command": "save", "path": fine, "content": "x"}),

@@ -13,6 +13,8 @@
 //!   listDirs?(area: string, dir: string): string[];      // optional: the folders directly under dir
 //!   httpGet?(url: string, headers: Record<string, string>, timeoutMs: number):
 //!     { status: number; body: string };                  // optional: an HTTP GET (see below)
+//!   lock?(area: string, path: string): void;             // optional: a read-modify-write's lock
+//!   unlock?(area: string, path: string): void;
 //! }
 //! ```
 //!
@@ -190,6 +192,21 @@ impl Host for JsHost {
             status: status as u16,
             body,
         })
+    }
+
+    /// Optional in the bridge: a host without `lock` has no other process to wait for.
+    fn lock(&self, area: Area, path: &str) -> Result<(), HostError> {
+        if !self.has("lock") {
+            return Ok(());
+        }
+        self.call("lock", &args(area, path)).map(|_| ())
+    }
+
+    fn unlock(&self, area: Area, path: &str) {
+        if self.has("unlock") {
+            // A failed release leaves a lock file the next `lock` finds stale; nothing to report.
+            let _ = self.call("unlock", &args(area, path));
+        }
     }
 
     /// Optional in the bridge: a host without `stat`, or a failing one, tells nothing.

@@ -474,3 +474,10 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 fn into_error<E: std::fmt::Display>(err: E) -> JsError {
     JsError::new(&err.to_string())
 }
+
+/// The largest session file the core reads (`session::MAX_SESSION_BYTES`), for hosts that must
+/// refuse a larger file before reading it (`secretary show`).
+#[wasm_bindgen(js_name = maxSessionBytes)]
+pub fn max_session_bytes() -> f64 {
+    session::MAX_SESSION_BYTES as f64
+}

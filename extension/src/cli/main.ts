@@ -9,6 +9,7 @@ import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
 import { formatDialog, formatToolResult } from './format';
+import { readRegularFile } from './readFile';
 
 const USAGE = `secretary — Copilot Chat Secretary on the command line
 
@@ -210,9 +211,10 @@ function show(core: WasmCore, rest: string[], json: boolean): number {
   }
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    bytes = readRegularFile(file, core.run((_h, m) => m.maxSessionBytes()));
   } catch (err) {
-    process.stderr.write(`secretary: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+    const error = err as NodeJS.ErrnoException;
+    process.stderr.write(`secretary: cannot read ${file}: ${error.code ?? error.message ?? String(err)}\n`);
     return 1;
   }
   const dialog = JSON.parse(core.run((_h, m) => m.parseSession(path.basename(file), bytes))) as Dialog;

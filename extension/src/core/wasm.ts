@@ -64,6 +64,8 @@ export interface WasmExports {
   ToolIndex: new (catalogJson: string, semantic?: boolean) => ToolIndexHandle;
   parseSession(fileName: string, bytes: Uint8Array): string;
   responseDetails(fileName: string, bytes: Uint8Array, index: number): string;
+  /** The largest session file the core reads (bytes). */
+  maxSessionBytes(): number;
   languageModelTools(): string;
   /** A tool's JSON text as the answer to `conversation/invokeClientTool`: `[{content, status}, null]`. */
   copilotLsResult(text: string): string;
@@ -173,7 +175,7 @@ export class WasmCore {
   /** Runs a tool synchronously. Tools that make HTTP requests (library docs) need `invokeAsync`; here
    * they answer that this host cannot make HTTP requests. */
   invoke(name: string, args: unknown, workspace: string | undefined): string {
-    return this.run((handle) => handle.invoke(name, JSON.stringify(args ?? {}), workspace, this.host));
+    return this.run((handle) => handle.invoke(name, argsJson(args), workspace, this.host));
   }
 
   /**
@@ -191,21 +193,21 @@ export class WasmCore {
     fetcher?: (request: HttpRequest) => Promise<HttpOutcome>,
     call?: CallContext,
   ): Promise<string> {
-    const argsJson = JSON.stringify(args ?? {});
+    const text = argsJson(args);
     const exchange = new HttpExchange(fetcher);
     const host = this.host && withHttp(this.host, exchange);
     const callerJson = call && JSON.stringify(call.caller);
     let live: LiveOutcome | undefined;
     for (let round = 0; ; round++) {
-      const text = this.run((handle) =>
-        handle.invoke(name, argsJson, workspace, host, callerJson, liveBytes(live), liveError(live)),
+      const answer = this.run((handle) =>
+        handle.invoke(name, text, workspace, host, callerJson, liveBytes(live), liveError(live)),
       );
-      if (call && live === undefined && asksForLive(text)) {
+      if (call && live === undefined && asksForLive(answer)) {
         live = await call.live();
         continue;
       }
       if (!exchange.hasPending || round >= MAX_HTTP_REPLAYS) {
-        return text;
+        return answer;
       }
       const urls = await exchange.fetchPending();
       this.log.debug(`Tool ${name} fetched ${urls.join(', ')}; running it again`);
@@ -223,7 +225,7 @@ export class WasmCore {
     const live = call ? await call.live() : undefined;
     const callerJson = call && JSON.stringify(call.caller);
     return this.run((handle) =>
-      handle.prompt(name, JSON.stringify(args ?? {}), workspace, callerJson, liveBytes(live), liveError(live)),
+      handle.prompt(name, argsJson(args), workspace, callerJson, liveBytes(live), liveError(live)),
     );
   }
 
@@ -257,4 +259,24 @@ export class WasmCore {
       this.handle.setIncludeExamples(true);
     }
   }
+}
+
+/** Stands in for a number JSON cannot hold while `argsJson` serializes. */
+const NON_FINITE = '\u0000secretary-non-finite-number\u0000';
+
+/**
+ * Tool arguments as JSON text for the core. `JSON.parse` reads `1e400` as `Infinity`, which
+ * `JSON.stringify` would write as `null`: a flag set to `1e400` would be stored as null. Such a
+ * number is written as `1e999` instead, which the core refuses as out of range.
+ */
+export function argsJson(args: unknown): string {
+  let nonFinite = false;
+  const text = JSON.stringify(args ?? {}, (_key, value: unknown) => {
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      nonFinite = true;
+      return NON_FINITE;
+    }
+    return value;
+  });
+  return nonFinite ? text.split(JSON.stringify(NON_FINITE)).join('1e999') : text;
 }

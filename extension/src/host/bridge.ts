@@ -42,6 +42,13 @@ export interface HostBridge {
    * again; a failed fetch throws `SECRETARY_NETWORK`. Any HTTP status is an answer.
    */
   httpGet?(url: string, headers: Record<string, string>, timeoutMs: number): { status: number; body: string };
+  /**
+   * Optional: takes the exclusive lock of `path` (a file or folder of `area`) for a read-modify-write
+   * shared with other processes (flags, memory), waiting a bounded time; throws when it stays taken.
+   */
+  lock?(area: AreaName, path: string): void;
+  /** Optional: releases a lock `lock` took. */
+  unlock?(area: AreaName, path: string): void;
 }
 
 export type HostErrorCode = 'SECRETARY_NO_AREA' | 'SECRETARY_PATH_REFUSED' | 'SECRETARY_FETCH_PENDING' | 'SECRETARY_NETWORK';

@@ -6,23 +6,35 @@
 import { execFileSync } from 'child_process';
 import * as path from 'path';
 
-/** The arguments of the one git command hosts run. */
-export const GIT_STATUS_ARGS = ['status', '--porcelain=v1', '-z', '--untracked-files=all'];
+/** The arguments of the one git command hosts run. Submodules' work trees are not inspected
+ * (`dirty`): git would run `status` inside each, under that repository's own configuration. */
+export const GIT_STATUS_ARGS = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=dirty'];
+
+/**
+ * Configuration that keeps `git status` from running commands a repository chose: a repository's
+ * `.git/config` is as untrusted as its files (a downloaded archive, a shared folder), and `status`
+ * would run its `core.fsmonitor` hook and the clean filters (`filter.<driver>.clean`/`.process`)
+ * of files whose timestamps changed. `-c` outranks every configuration file.
+ */
+export const GIT_SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false'];
 
 /**
  * `git status --porcelain=v1 -z --untracked-files=all` in `dir`: an argument array (no shell), a
- * timeout, no optional locks (never blocks or disturbs a concurrent git command), output capped.
- * Throws an error whose message says what failed (git missing, timeout, git's own message).
+ * timeout, no optional locks (never blocks or disturbs a concurrent git command), output capped,
+ * no hook or filter of the repository run (`GIT_SAFE_CONFIG`, `safeFilterConfig`). Throws an error
+ * whose message says what failed (git missing, timeout, git's own message).
  */
 export function gitStatusCli(dir: string, timeoutMs = 10_000): Uint8Array {
+  const env = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
   try {
-    return execFileSync('git', ['-C', dir, ...GIT_STATUS_ARGS], {
+    const config = [...GIT_SAFE_CONFIG, ...safeFilterConfig(dir, env, timeoutMs)];
+    return execFileSync('git', [...config, '-C', dir, ...GIT_STATUS_ARGS], {
       encoding: 'buffer',
       timeout: timeoutMs,
       maxBuffer: 32 * 1024 * 1024,
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      env,
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: Buffer; signal?: string; status?: number | null };
@@ -35,6 +47,41 @@ export function gitStatusCli(dir: string, timeoutMs = 10_000): Uint8Array {
     const stderr = e.stderr ? e.stderr.toString('utf8').trim() : '';
     throw new Error(stderr || e.message);
   }
+}
+
+/**
+ * `-c` options that turn every filter driver the configuration names into a pass-through: its
+ * `clean` becomes `cat`, its `process` nothing, and it is no longer `required` (a file's content is
+ * then hashed as it is on disk; at worst such a file shows as modified). Reading the configuration
+ * runs nothing. A driver name git cannot take back through `-c` (an `=` in it) fails the call.
+ */
+export function safeFilterConfig(dir: string, env: NodeJS.ProcessEnv, timeoutMs: number): string[] {
+  let listed: string;
+  try {
+    listed = execFileSync('git', ['-C', dir, 'config', '-z', '--name-only', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'], {
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      windowsHide: true,
+      env,
+    });
+  } catch {
+    return []; // exit 1: no filter configured (or not a repository: status says so)
+  }
+  const drivers = new Set(
+    listed
+      .split('\0')
+      .filter((key) => key.startsWith('filter.'))
+      .map((key) => key.slice('filter.'.length, key.lastIndexOf('.'))),
+  );
+  const out: string[] = [];
+  for (const driver of drivers) {
+    if (driver.includes('=')) {
+      throw new Error(`the repository configures a filter git cannot be told to skip (${JSON.stringify(driver)}); not run`);
+    }
+    out.push('-c', `filter.${driver}.clean=cat`, '-c', `filter.${driver}.process=`, '-c', `filter.${driver}.required=false`);
+  }
+  return out;
 }
 
 /** The part of the Git extension's `Change` used here (`vscode.git` API version 1). */

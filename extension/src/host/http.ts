@@ -28,8 +28,13 @@ export type HttpOutcome = { status: number; body: string } | { error: string };
 /** How often one tool call is run again after fetching what it asked for. */
 export const MAX_HTTP_REPLAYS = 3;
 
-/** Bodies are cut at this many characters (the core keeps at most 50,000 anyway). */
-const MAX_BODY_CHARS = 4 * 1024 * 1024;
+/** Bodies are cut at this many bytes while they arrive (the core keeps at most 50,000 characters
+ * anyway): the rest is never downloaded, so a huge or endless answer costs no memory. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Redirects followed within the same origin; a redirect to another origin is never followed (the
+ * headers, an API key among them, would go to a host the user did not choose). */
+export const MAX_REDIRECTS = 3;
 
 /** One tool call's HTTP answers. */
 export class HttpExchange {
@@ -70,18 +75,58 @@ export class HttpExchange {
 }
 
 /** One GET with Node's global `fetch`; never throws: failures become `{error}` ("timed out after 500 ms",
- * "connect ECONNREFUSED 127.0.0.1:9"). */
-export async function fetchOnce(request: HttpRequest): Promise<HttpOutcome> {
+ * "connect ECONNREFUSED 127.0.0.1:9", "redirected to another host ..."). Redirects are handled here
+ * (`redirect: 'manual'`): followed only to the same origin, at most `MAX_REDIRECTS` times. */
+export async function fetchOnce(request: HttpRequest, maxBodyBytes = MAX_BODY_BYTES): Promise<HttpOutcome> {
+  const signal = AbortSignal.timeout(Math.max(1, request.timeoutMs));
   try {
-    const response = await fetch(request.url, {
-      headers: request.headers,
-      signal: AbortSignal.timeout(Math.max(1, request.timeoutMs)),
-    });
-    const body = await response.text();
-    return { status: response.status, body: body.length > MAX_BODY_CHARS ? body.slice(0, MAX_BODY_CHARS) : body };
+    let url = new URL(request.url);
+    for (let redirects = 0; ; redirects++) {
+      const response = await fetch(url, { headers: request.headers, signal, redirect: 'manual' });
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+      if (location === null) {
+        return { status: response.status, body: await readCapped(response, maxBodyBytes) };
+      }
+      await response.body?.cancel().catch(() => undefined);
+      const next = new URL(location, url);
+      if (next.origin !== url.origin) {
+        return { error: `redirected to another host (${next.origin}); not followed` };
+      }
+      if (redirects >= MAX_REDIRECTS) {
+        return { error: `more than ${MAX_REDIRECTS} redirects` };
+      }
+      url = next;
+    }
   } catch (err) {
     return { error: describeFetchError(err, request.timeoutMs) };
   }
+}
+
+/** The body as UTF-8 text, reading at most `maxBytes` bytes: the stream is cancelled there. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) {
+    return '';
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) {
+        break;
+      }
+      const room = maxBytes - total;
+      const part = value.length > room ? value.subarray(0, room) : value;
+      chunks.push(part);
+      total += part.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  // A character cut in two at the cap becomes U+FFFD; the core reads JSON or text, and a cut answer
+  // fails to parse either way.
+  return Buffer.concat(chunks, total).toString('utf8');
 }
 
 /** A fetch failure in words: the timeout, else the cause's code and message (undici hides them in `cause`). */
@@ -119,6 +164,10 @@ export function withHttp(host: HostBridge, exchange: HttpExchange): HostBridge {
   }
   if (host.listDirs) {
     bridge.listDirs = (area, dir) => host.listDirs!(area, dir);
+  }
+  if (host.lock && host.unlock) {
+    bridge.lock = (area, rel) => host.lock!(area, rel);
+    bridge.unlock = (area, rel) => host.unlock!(area, rel);
   }
   return bridge;
 }

@@ -5,6 +5,7 @@ import * as path from 'path';
 
 import { HostError, READ_ONLY_AREAS, type AreaName, type HostBridge } from './bridge';
 import { gitStatusCli } from './gitStatus';
+import { LockFiles, removeOrphanTemps } from './lockFile';
 
 /** A root: a folder, or a function giving the current one (the open workspace folder may change). */
 export type Root = string | undefined | (() => string | undefined);
@@ -22,6 +23,10 @@ export interface NodeHostOptions {
    * porcelain v1 `-z` bytes; `undefined` falls back to the git CLI (`gitStatusCli`).
    */
   gitStatus?: (dir: string) => Uint8Array | undefined;
+  /** Whether git may run here (VS Code: `workspace.isTrusted`); `false` refuses `gitStatus`. Default: yes. */
+  gitAllowed?: () => boolean;
+  /** How long `lock` waits for another process (default `LOCK_WAIT_MS`, 5 s). */
+  lockWaitMs?: number;
   /** Tests only: called between writing the temporary file and renaming it. */
   beforeRename?: (tempPath: string, target: string) => void;
 }
@@ -42,10 +47,12 @@ const MAX_DEPTH = 24;
 export class NodeHost implements HostBridge {
   private readonly maxListEntries: number;
   private readonly maxReadBytes: number;
+  private readonly locks: LockFiles;
 
   constructor(private readonly options: NodeHostOptions) {
     this.maxListEntries = options.maxListEntries ?? 5000;
     this.maxReadBytes = options.maxReadBytes ?? 8 * 1024 * 1024;
+    this.locks = new LockFiles(options.lockWaitMs);
   }
 
   /** The folder of an area now, `undefined` when this host has none. */
@@ -106,6 +113,21 @@ export class NodeHost implements HostBridge {
       throw err;
     }
     syncDir(dir);
+    removeOrphanTemps(dir);
+  }
+
+  /** The lock file `<path>.lock` beside the file or folder (see `lockFile.ts`). */
+  lock(area: AreaName, rel: string): void {
+    refuseReadOnly(area, rel);
+    const target = this.resolve(area, rel, true) as string;
+    this.locks.acquire(`${target}.lock`, `${area}/${rel}`);
+  }
+
+  unlock(area: AreaName, rel: string): void {
+    const target = this.resolve(area, rel, false);
+    if (target !== undefined) {
+      this.locks.release(`${target}.lock`);
+    }
   }
 
   remove(area: AreaName, rel: string): boolean {
@@ -216,6 +238,11 @@ export class NodeHost implements HostBridge {
    * the workspace folder), resolved strictly inside it like any other path. The core parses it.
    */
   gitStatus(rel: string): Uint8Array {
+    if (this.options.gitAllowed && !this.options.gitAllowed()) {
+      throw new Error(
+        'Git status is not read in an untrusted workspace (Restricted Mode): git could run commands the repository configures. Trust the workspace to use get_changed_files.',
+      );
+    }
     const dir = this.resolve('workspace', rel, false, true);
     let isDir = false;
     try {
@@ -396,6 +423,18 @@ export const LIBRARY_DOCS_ENV: readonly { setting: string; env: string; kind: 'b
   { setting: 'copilotChatSecretary.libraryDocs.context7.apiKey', env: 'CONTEXT7_API_KEY', kind: 'string' },
 ];
 
+/**
+ * Settings a workspace must never choose: the host library docs are sent to and the key sent with
+ * them (a cloned repository's `.vscode/settings.json` could otherwise send the user's
+ * `CONTEXT7_API_KEY` to a host of its choosing). `package.json` gives them `"scope": "application"`,
+ * so VS Code reads them from the user's settings only; the CLI and MCP server ignore them in
+ * `.vscode/settings.json` and take them from the environment alone.
+ */
+export const USER_ONLY_SETTINGS: readonly string[] = [
+  'copilotChatSecretary.libraryDocs.context7.baseUrl',
+  'copilotChatSecretary.libraryDocs.context7.apiKey',
+];
+
 /** The environment variables that pass the library-docs settings `get` returns on to a CLI or MCP server
  * process (VS Code's MCP server definition); unset and empty values pass nothing. */
 export function libraryDocsEnv(get: (setting: string) => unknown): Record<string, string> {
@@ -470,8 +509,8 @@ export function stateRoots(stateDir: string, workspaceFolder: string | undefined
  * The bridge of a host outside VS Code (CLI, MCP server): the workspace folder, state under
  * `stateDir` (default `defaultStateDir()`), the cargo registry sources (`CARGO_HOME`), the bundled
  * library docs (`bundledDocs`), and settings from the workspace's `.vscode/settings.json` (comments and
- * trailing commas allowed), so `copilotChatSecretary.content.categories` applies there too; the
- * environment variables of `LIBRARY_DOCS_ENV` override the library-docs settings.
+ * trailing commas allowed), so `copilotChatSecretary.content.categories` applies there too, except the
+ * `USER_ONLY_SETTINGS`; the environment variables of `LIBRARY_DOCS_ENV` override the library-docs settings.
  */
 export function standaloneHost(options: {
   workspaceFolder?: string;
@@ -482,10 +521,11 @@ export function standaloneHost(options: {
   const env = options.env ?? process.env;
   const stateDir = options.stateDir ? path.resolve(options.stateDir) : defaultStateDir(env);
   const roots = stateRoots(stateDir, options.workspaceFolder);
-  const settings = {
-    ...(options.workspaceFolder ? readSettings(path.join(options.workspaceFolder, '.vscode', 'settings.json')) : {}),
-    ...settingsFromEnv(env),
-  };
+  const fromWorkspace = options.workspaceFolder ? readSettings(path.join(options.workspaceFolder, '.vscode', 'settings.json')) : {};
+  for (const key of USER_ONLY_SETTINGS) {
+    delete fromWorkspace[key];
+  }
+  const settings: Record<string, unknown> = { ...fromWorkspace, ...settingsFromEnv(env) };
   return new NodeHost({
     roots: {
       workspace: options.workspaceFolder,
@@ -494,7 +534,7 @@ export function standaloneHost(options: {
       cargoRegistry: cargoRegistrySources(env),
       bundled: options.bundledDocs,
     },
-    settings: (key) => settings[key],
+    settings: (key) => (Object.hasOwn(settings, key) ? settings[key] : undefined),
   });
 }
 

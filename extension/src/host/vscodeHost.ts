@@ -32,6 +32,8 @@ export function vscodeHost(context: vscode.ExtensionContext): NodeHost {
       return key === API_KEY_SETTING && !value ? process.env.CONTEXT7_API_KEY || undefined : value;
     },
     gitStatus: gitExtensionStatus,
+    // Restricted Mode: no git at all (`capabilities.untrustedWorkspaces` in package.json).
+    gitAllowed: () => vscode.workspace.isTrusted,
   });
 }
 

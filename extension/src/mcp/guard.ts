@@ -25,14 +25,19 @@ export interface GuardReply {
 export type Verdict = { kind: 'pass' } | { kind: 'reply'; reply: GuardReply } | { kind: 'drop'; reason: string };
 
 /** The requests this server handles, with the SDK's schema of each, to answer bad parameters
- * as "Invalid params" (-32602) rather than the SDK's "Internal error". */
-const REQUEST_SCHEMAS: Record<string, { safeParse(value: unknown): { success: boolean; error?: unknown } }> = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-  'logging/setLevel': SetLevelRequestSchema,
-};
+ * as "Invalid params" (-32602) rather than the SDK's "Internal error". A `Map`, never a plain
+ * object: a method from the wire such as `constructor` or `__proto__` must find nothing (on an
+ * object literal it finds `Object.prototype`'s members, and calling one stopped the server). */
+const REQUEST_SCHEMAS: ReadonlyMap<string, { safeParse(value: unknown): { success: boolean; error?: unknown } }> = new Map<
+  string,
+  { safeParse(value: unknown): { success: boolean; error?: unknown } }
+>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+  ['logging/setLevel', SetLevelRequestSchema],
+]);
 
 /** Lines longer than this are answered "too large" and skipped. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -74,7 +79,7 @@ export function judgeLine(line: string): Verdict {
   }
   const rpc = parsed.data as JSONRPCMessage;
   if ('method' in rpc && 'id' in rpc) {
-    const schema = REQUEST_SCHEMAS[rpc.method];
+    const schema = REQUEST_SCHEMAS.get(rpc.method);
     const checked = schema?.safeParse(rpc);
     if (checked && !checked.success) {
       return reply(id, ErrorCode.InvalidParams, `Invalid params for ${rpc.method}: ${describe(checked.error, message)}`);

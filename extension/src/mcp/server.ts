@@ -127,7 +127,7 @@ async function callTool(
   log: Logger,
 ): Promise<McpToolResult> {
   const started = performance.now();
-  log.trace(`Tool called: ${name}`);
+  log.trace(`Tool called: ${cutName(name)}`);
   // An active tool runs under its plain name; any other name goes to the core as it was given,
   // and the core answers it (renamed, not loaded, unknown).
   const tool = registry.activeTool(name);
@@ -136,14 +136,14 @@ async function callTool(
     text = await backend.invoke(tool ? tool.plain : name, args);
     text = registerLoaded(text, registry);
   } catch (err) {
-    log.error(`Tool ${name} failed: ${errorMessage(err)}`);
+    log.error(`Tool ${cutName(name)} failed: ${errorMessage(err)}`);
     return thrownResult(err);
   }
   const result = toolResult(text);
   if (result.isError) {
-    log.error(`Tool ${name} failed: ${failureText(text)}`);
+    log.error(`Tool ${cutName(name)} failed: ${failureText(text)}`);
   } else {
-    log.debug(`Tool ${name} completed successfully in ${(performance.now() - started).toFixed(1)} ms`);
+    log.debug(`Tool ${cutName(name)} completed successfully in ${(performance.now() - started).toFixed(1)} ms`);
   }
   return result;
 }
@@ -238,7 +238,7 @@ function registerPrompts(
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const spec = prompts.find((p) => p.name === request.params.name);
     if (!spec) {
-      throw new McpError(ErrorCode.InvalidParams, `Prompt not found: ${request.params.name}`);
+      throw new McpError(ErrorCode.InvalidParams, `Prompt not found: ${cutName(request.params.name)}`);
     }
     const args = request.params.arguments ?? {};
     const missing = spec.arguments.filter((a) => a.required && !args[a.name]?.trim()).map((a) => a.name);
@@ -251,4 +251,9 @@ function registerPrompts(
       messages: [{ role: 'user' as const, content: { type: 'text' as const, text: answer.markdown } }],
     };
   });
+}
+
+/** A name from the wire as an error quotes it: at most 200 characters (a client may send megabytes). */
+function cutName(name: string): string {
+  return name.length > 200 ? `${name.slice(0, 200)}... (${name.length} characters)` : name;
 }

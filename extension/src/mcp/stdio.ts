@@ -13,6 +13,8 @@ import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 
 /** How long a closing server waits for running calls to answer. */
 const DRAIN_TIMEOUT_MS = 5_000;
+/** After SIGINT/SIGTERM, how long the process may take to end on its own before it is ended. */
+const SIGNAL_EXIT_MS = 500;
 
 export interface McpIo {
   stdin: NodeJS.ReadableStream;
@@ -46,6 +48,10 @@ export async function runMcpServer(
   const guard = new JsonRpcGuard((reply) => {
     io.stdout.write(`${JSON.stringify(reply)}\n`);
   }, log);
+  // The SDK's transport waits for 'drain' with one listener per answer that could not be written
+  // at once: a client that pipelines thousands of requests and reads slowly would trip Node's
+  // leak warning (10 listeners), which here is no leak, each listener ends with its answer.
+  (io.stdout as NodeJS.WritableStream & { setMaxListeners?(n: number): void }).setMaxListeners?.(0);
   io.stdin.pipe(guard);
   await server.connect(new StdioServerTransport(guard, io.stdout as NodeJS.WriteStream));
   log.info(`MCP server ready: ${secretary.registry.active().length} tools, core ${core.version}`);
@@ -82,7 +88,14 @@ export async function runMcpServer(
       process.off('uncaughtException', onException);
       resolve(code);
     };
-    const onSignal = () => void finish(0, false);
+    // A signal ends the server now, whatever still holds the event loop (an open stdin, a call
+    // waiting for the network, the first scan): the client wants it gone, not drained. The exit is
+    // forced only if those keep the process alive once everything was closed.
+    const onSignal = () => {
+      io.stdin.unpipe(guard);
+      (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      void finish(0, false).then(() => setTimeout(() => process.exit(process.exitCode ?? 0), SIGNAL_EXIT_MS).unref());
+    };
     // The guard ends once every line before the end of stdin has gone to the transport.
     guard.once('end', () => void finish(0, true));
     io.stdin.once('close', () => {

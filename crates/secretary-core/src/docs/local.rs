@@ -688,8 +688,19 @@ fn readme(files: &[String]) -> Option<String> {
     candidates.first().map(|f| f.to_string())
 }
 
+/// The documents of a library and the ones left out for their size.
+#[derive(Debug, Default)]
+pub struct Documents {
+    pub docs: Vec<Document>,
+    /// Files that exist but were not read: `"README.md (9437184 bytes)"`, so that "nothing to
+    /// read" can say the docs are too large rather than missing.
+    pub too_large: Vec<String>,
+}
+
 /// The documents of a library, README first, within [`MAX_DOCUMENTS`] and [`MAX_DOC_BYTES`].
-pub fn documents(host: &dyn Host, lib: &Library) -> Vec<Document> {
+/// A file that would pass the byte budget (or that the host refuses as too large) is skipped and
+/// named in [`Documents::too_large`]; smaller files after it are still read.
+pub fn documents(host: &dyn Host, lib: &Library) -> Documents {
     let area = lib.area();
     let mut files: Vec<String> = Vec::new();
     match lib.source {
@@ -697,16 +708,19 @@ pub fn documents(host: &dyn Host, lib: &Library) -> Vec<Document> {
             let text = read_text(host, area, &join(&lib.dir, "METADATA")).unwrap_or_default();
             let meta = python_metadata(&text);
             if meta.description.is_empty() {
-                return Vec::new();
+                return Documents::default();
             }
             let file = format!(
                 "{}/METADATA",
                 lib.dir.rsplit('/').next().unwrap_or(&lib.dir)
             );
-            return vec![Document {
-                file,
-                text: meta.description,
-            }];
+            return Documents {
+                docs: vec![Document {
+                    file,
+                    text: meta.description,
+                }],
+                too_large: Vec::new(),
+            };
         }
         Source::Npm | Source::Crates => {
             let top = host.list(area, &lib.dir, false).unwrap_or_default();
@@ -752,17 +766,27 @@ pub fn documents(host: &dyn Host, lib: &Library) -> Vec<Document> {
             files = all;
         }
     }
-    let mut out = Vec::new();
+    let mut out = Documents::default();
     let mut bytes = 0usize;
     for file in files.into_iter().take(MAX_DOCUMENTS) {
-        let Ok(Some(data)) = host.read(area, &join(&lib.dir, &file)) else {
-            continue;
+        let path = join(&lib.dir, &file);
+        let data = match host.read(area, &path) {
+            Ok(Some(data)) => data,
+            Ok(None) => continue,
+            Err(_) => {
+                // Hosts refuse files over their read cap; say so when the size is known.
+                if let Some(info) = host.stat(area, &path) {
+                    out.too_large.push(format!("{file} ({} bytes)", info.size));
+                }
+                continue;
+            }
         };
         if bytes + data.len() > MAX_DOC_BYTES {
-            break;
+            out.too_large.push(format!("{file} ({} bytes)", data.len()));
+            continue;
         }
         bytes += data.len();
-        out.push(Document {
+        out.docs.push(Document {
             file,
             text: String::from_utf8_lossy(&data).into_owned(),
         });

@@ -426,9 +426,21 @@ pub fn get_docs(
             };
             let documents = local::documents(host, lib);
             let all: Vec<sections::Section> = documents
+                .docs
                 .iter()
                 .flat_map(|doc| sections::split(&doc.file, &doc.text))
                 .collect();
+            if all.is_empty() && !documents.too_large.is_empty() {
+                return Err(ToolResult::failure(
+                    format!(
+                        "{}'s docs are too large to read: {} (at most {} bytes are read).",
+                        lib.id(),
+                        documents.too_large.join(", "),
+                        local::MAX_DOC_BYTES
+                    ),
+                    "too_large",
+                ));
+            }
             if all.is_empty() {
                 return Err(ToolResult::failure(
                     format!("{} has no README or markdown docs to read.", lib.id()),

@@ -29,9 +29,9 @@ use super::record::{
     HeaderRec, ModelStateRec, Msg, ReqRecord, RespPart, ResultRec, Shape,
 };
 
-/// How far past the end of `requests` a set or truncate may reach (filling the gap with empty
-/// slots, as JavaScript arrays do). Beyond it the line is refused, so a hostile index cannot make
-/// us allocate gigabytes.
+/// How far past the end of `requests` a truncate may reach (filling the gap with empty slots, as
+/// JavaScript arrays do). Beyond it the line is refused, so a hostile index cannot make us
+/// allocate gigabytes. (A set or delete past the end is skipped: see `apply_set`.)
 const MAX_GAP: usize = 1024;
 
 /// One segment of a mutation path.
@@ -577,15 +577,17 @@ impl MutationState {
                 let Some(list) = self.requests.as_mut() else {
                     return Err("sets a request but the state has no `requests` array".into());
                 };
-                if n >= list.len() {
-                    if n - list.len() > MAX_GAP {
-                        return Err(format!(
-                            "sets request {} far past the end ({} requests)",
-                            n + 1,
-                            list.len()
-                        ));
-                    }
-                    list.resize_with(n, || ReqRecord::with_shape(Shape::Hole));
+                if n > list.len() {
+                    // JavaScript would grow the array with empty slots, which would read as
+                    // requests nobody made: VS Code only ever sets an existing request or the
+                    // next one, so anything further is damage and is skipped.
+                    return Err(format!(
+                        "sets request {} past the end ({} requests)",
+                        n + 1,
+                        list.len()
+                    ));
+                }
+                if n == list.len() {
                     list.push(rec);
                     self.dirty_all = true;
                 } else {
@@ -778,13 +780,12 @@ impl MutationState {
                     return Err("deletes a request but the state has no `requests` array".into());
                 };
                 if n >= list.len() {
-                    // JavaScript would grow the array with empty slots; nothing we keep changes
-                    // unless the gap is filled, so do just that.
-                    if n - list.len() > MAX_GAP {
-                        return Err(format!("deletes request {} far past the end", n + 1));
-                    }
-                    list.resize_with(n + 1, || ReqRecord::with_shape(Shape::Hole));
-                    self.dirty_all = true;
+                    // JavaScript's `delete` past the end changes nothing; say so.
+                    return Err(format!(
+                        "deletes request {} past the end ({} requests)",
+                        n + 1,
+                        list.len()
+                    ));
                 } else {
                     list[n] = ReqRecord::with_shape(Shape::Hole);
                     self.mark(n);

@@ -25,6 +25,27 @@ pub enum ToolResult {
     },
 }
 
+/// Error texts are at most this many characters (before the note saying how much was cut).
+pub const MAX_ERROR_CHARS: usize = 1_000;
+
+/// `text` with its middle cut out when it has more than `max_chars` characters: the start (which
+/// says what failed) and the end (which says what to do) are kept, joined by
+/// `" ... [N characters cut] ... "`.
+pub fn cut_middle(text: String, max_chars: usize) -> String {
+    let count = text.chars().count();
+    if count <= max_chars {
+        return text;
+    }
+    let head = max_chars * 3 / 5;
+    let tail = max_chars - head;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(count - tail).collect();
+    format!(
+        "{start} ... [{} characters cut] ... {end}",
+        count - head - tail
+    )
+}
+
 impl ToolResult {
     /// A success carrying `value`'s fields. A value that is not an object is put under `result`.
     pub fn ok<T: Serialize>(value: T) -> Self {
@@ -46,10 +67,12 @@ impl ToolResult {
         }
     }
 
+    /// The error text is cut to [`MAX_ERROR_CHARS`] ([`cut_middle`]): errors quote what they
+    /// refuse, and a multi-megabyte name or value must not come back whole.
     pub fn failure(error: impl Into<String>, error_type: impl Into<String>) -> Self {
         let error_type = error_type.into();
         ToolResult::Failure {
-            error: error.into(),
+            error: cut_middle(error.into(), MAX_ERROR_CHARS),
             error_type: (!error_type.is_empty()).then_some(error_type),
             exception: None,
             message: None,

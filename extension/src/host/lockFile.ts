@@ -1,0 +1,162 @@
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+/**
+ * Lock files for the core's read-modify-writes (`Host::lock`): flags and memory live in state folders
+ * that several processes share (VS Code windows, CLI runs, MCP servers), and a change read before
+ * another process's write and written after it would undo that write.
+ *
+ * `<target>.lock` is created with `O_EXCL` (`wx`): whoever creates it holds the lock, everyone else
+ * waits (short sleeps, synchronously: the core calls the bridge synchronously) for at most
+ * `LOCK_WAIT_MS`, then fails with a message saying which file is locked. A lock whose holder died
+ * (same machine, its pid is gone) or that is older than `STALE_LOCK_MS` (no write takes that long) is
+ * broken: renamed aside (atomic, so only one waiter breaks it) and removed.
+ */
+
+/** How long `acquire` waits for another process's lock. */
+export const LOCK_WAIT_MS = 5_000;
+/** A lock older than this is taken to be left behind by a crash. */
+export const STALE_LOCK_MS = 30_000;
+
+interface Holder {
+  pid?: number;
+  host?: string;
+  token?: string;
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks the thread for `ms` milliseconds without spinning. */
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+export class LockFiles {
+  /** Lock files this process holds, with their tokens. */
+  private readonly held = new Map<string, string>();
+
+  constructor(private readonly waitMs = LOCK_WAIT_MS) {}
+
+  /** Takes `lockPath`, waiting at most `waitMs`; `what` names it in the error. */
+  acquire(lockPath: string, what: string): void {
+    if (this.held.has(lockPath)) {
+      throw new Error(`${what} is already locked by this process`);
+    }
+    fs.mkdirSync(path.dirname(lockPath), { recursive: true });
+    const token = crypto.randomBytes(8).toString('hex');
+    const body = JSON.stringify({ pid: process.pid, host: os.hostname(), token, since: new Date().toISOString() });
+    const deadline = Date.now() + this.waitMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        fs.writeFileSync(lockPath, body, { flag: 'wx' });
+        this.held.set(lockPath, token);
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+          throw err;
+        }
+      }
+      if (breakIfStale(lockPath)) {
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        throw new Error(`${what} is locked by another process (${path.basename(lockPath)}) for more than ${this.waitMs} ms; try again`);
+      }
+      // Short, growing, jittered sleeps: most holders finish within a few milliseconds.
+      sleepSync(Math.min(50, 2 + attempt * 2) + Math.random() * 5);
+    }
+  }
+
+  /** Releases `lockPath` if this process holds it (a lock broken as stale meanwhile is left alone). */
+  release(lockPath: string): void {
+    const token = this.held.get(lockPath);
+    if (token === undefined) {
+      return;
+    }
+    this.held.delete(lockPath);
+    if (readHolder(lockPath)?.token === token) {
+      try {
+        fs.unlinkSync(lockPath);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+}
+
+function readHolder(lockPath: string): Holder | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(lockPath, 'utf8')) as Holder;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Breaks a lock left behind by a dead process or a crash; `true` when it was removed. */
+function breakIfStale(lockPath: string): boolean {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(lockPath);
+  } catch {
+    return true; // released meanwhile: try again at once
+  }
+  const holder = readHolder(lockPath);
+  const dead = holder?.host === os.hostname() && typeof holder.pid === 'number' && !isAlive(holder.pid);
+  if (!dead && Date.now() - stat.mtimeMs < STALE_LOCK_MS) {
+    return false;
+  }
+  const aside = `${lockPath}.${crypto.randomBytes(6).toString('hex')}.stale`;
+  try {
+    fs.renameSync(lockPath, aside);
+  } catch {
+    return true; // another waiter broke it first
+  }
+  try {
+    fs.unlinkSync(aside);
+  } catch {
+    // Best effort.
+  }
+  return true;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Temporary files of `writeAtomic` (`.<name>.<pid>.<12 hex>.tmp`) older than this are orphans. */
+export const ORPHAN_TEMP_MS = 60_000;
+const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
+
+/** Removes the temporary files a crashed write left in `dir` (older than `ORPHAN_TEMP_MS`); returns how many. */
+export function removeOrphanTemps(dir: string, now = Date.now()): number {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!TEMP_NAME.test(name)) {
+      continue;
+    }
+    const full = path.join(dir, name);
+    try {
+      const stat = fs.lstatSync(full);
+      if (stat.isFile() && now - stat.mtimeMs > ORPHAN_TEMP_MS) {
+        fs.unlinkSync(full);
+        removed += 1;
+      }
+    } catch {
+      // Removed by another process meanwhile.
+    }
+  }
+  return removed;
+}
