@@ -70,6 +70,11 @@ function mcp(args: string[], env: Record<string, string> = {}) {
   return { child, lines, messages, reply, send, initialize, call, exited, stderr: () => stderr };
 }
 
+/** When the process exited, or Infinity when it is still running 5 s later. */
+async function exitTime(exited: Promise<{ at: number }>): Promise<number> {
+  return Promise.race([exited.then((e) => e.at), sleep(5000).then(() => Infinity)]);
+}
+
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -84,6 +89,22 @@ function cli(args: string[], options: { cwd?: string; env?: Record<string, strin
     maxBuffer: 64 * 1024 * 1024,
   });
   return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `secretary <args>` run to its end without blocking this process (whose HTTP servers must answer it). */
+function cliAsync(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  return new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...CLEAN_ENV, ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
 }
 
 /** An HTTP server on 127.0.0.1 that records what reached it. */
@@ -203,12 +224,14 @@ test('2: a workspace settings file cannot choose the Context7 host or key', asyn
     );
     // The user's key in the environment, no host of their own: the default host is used (it may
     // be unreachable here; the short timeout bounds that), never the workspace's.
-    const run = cli(['call', 'resolve_library_id', '{"libraryName": "zz-no-such-library"}', '--storage', SAMPLES], {
+    const run = await cliAsync(['call', 'resolve_library_id', '{"libraryName": "zz-no-such-library"}', '--storage', SAMPLES], {
       cwd: workspace.dir,
       env: { CONTEXT7_API_KEY: 'user-secret', SECRETARY_CONTEXT7_TIMEOUT_MS: '300' },
     });
     assert.equal(run.signal, null, run.stderr);
+    assert.equal(JSON.parse(run.stdout).success, false, run.stdout);
     assert.deepEqual(evil.requests, [], 'nothing reached the host the workspace named');
+    assert.doesNotMatch(run.stdout, new RegExp(evil.base.replace(/[.:/]/g, '\\$&')));
   } finally {
     await evil.close();
     workspace.cleanup();
@@ -256,15 +279,21 @@ test('2: no redirect to another host is followed, and a huge answer is cut while
     // The same through the built CLI: nothing reaches the other host, the call ends.
     written = 0;
     closed = false;
+    const before = good.requests.length;
+    const answers: string[] = [];
     for (const base of [`${good.base}/redirect`, good.base]) {
-      const run = cli(['call', 'resolve_library_id', '{"libraryName": "zz-no-such-library"}', '--storage', SAMPLES], {
+      const run = await cliAsync(['call', 'resolve_library_id', '{"libraryName": "zz-no-such-library"}', '--storage', SAMPLES], {
         cwd: os.tmpdir(),
         env: { CONTEXT7_API_KEY: 'user-secret', SECRETARY_CONTEXT7_BASE_URL: base },
       });
       assert.equal(run.signal, null, run.stderr);
+      answers.push(run.stdout);
     }
     assert.deepEqual(evil.requests, []);
-    assert.ok(good.requests.some((r) => r.authorization === 'Bearer user-secret'), 'the chosen host got the key');
+    assert.match(answers[0], /redirected to another host/);
+    const cliRequests = good.requests.slice(before);
+    assert.ok(cliRequests.length >= 2 && cliRequests.every((r) => r.authorization === 'Bearer user-secret'), JSON.stringify(cliRequests));
+    await sleep(200);
     assert.ok(written < 64 * 1024 * 1024, `the server wrote ${written} bytes to the CLI`);
   } finally {
     await good.close();
@@ -420,7 +449,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       await idle.initialize();
       const sent = Date.now();
       idle.child.kill(signal);
-      const { at } = await idle.exited;
+      const at = await exitTime(idle.exited);
       assert.ok(at - sent < 2000, `idle server took ${at - sent} ms`);
     } finally {
       idle.child.kill('SIGKILL');
@@ -439,7 +468,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       assert.equal(hang.requests.length, 1, 'the call is waiting for the network');
       const sent = Date.now();
       busy.child.kill(signal);
-      const { at } = await busy.exited;
+      const at = await exitTime(busy.exited);
       assert.ok(at - sent < 2000, `busy server took ${at - sent} ms`);
     } finally {
       busy.child.kill('SIGKILL');
