@@ -16,7 +16,7 @@ import * as path from 'path';
  */
 
 /** How long `acquire` waits for another process's lock. */
-export const LOCK_WAIT_MS = 5_000;
+export const LOCK_WAIT_MS = 10_000;
 /** A lock older than this is taken to be left behind by a crash. */
 export const STALE_LOCK_MS = 30_000;
 

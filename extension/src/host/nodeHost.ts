@@ -25,7 +25,7 @@ export interface NodeHostOptions {
   gitStatus?: (dir: string) => Uint8Array | undefined;
   /** Whether git may run here (VS Code: `workspace.isTrusted`); `false` refuses `gitStatus`. Default: yes. */
   gitAllowed?: () => boolean;
-  /** How long `lock` waits for another process (default `LOCK_WAIT_MS`, 5 s). */
+  /** How long `lock` waits for another process (default `LOCK_WAIT_MS`, 10 s). */
   lockWaitMs?: number;
   /** Tests only: called between writing the temporary file and renaming it. */
   beforeRename?: (tempPath: string, target: string) => void;

@@ -171,6 +171,8 @@ test('4, 8: index 4294967297 is refused, 1e400 is not stored as null, errors do 
     assert.equal(far.isError, true, far.text);
     assert.equal(JSON.parse(far.text).error, 'Index 4294967297 exceeds total requests (2)');
 
+    const load = await server.call('load', 'secretary_tool_load', { names: ['set_feature_flag', 'get_feature_flag'] });
+    assert.equal(load.isError, false, load.text);
     server.send('{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"secretary_set_feature_flag","arguments":{"name":"big","value":1e400}}}');
     const big = (await server.reply('big')) as { result: { content: { text: string }[]; isError?: boolean } };
     assert.equal(big.result.isError, true, big.result.content[0].text);
