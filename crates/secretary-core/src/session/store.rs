@@ -92,6 +92,7 @@ impl Entry {
             SessionFormat::NativeJson => 1,
             SessionFormat::Export => 2,
             SessionFormat::Transcript => 3,
+            SessionFormat::CopilotCli | SessionFormat::ClaudeCode | SessionFormat::Codex => 4,
         }
     }
 
@@ -168,6 +169,7 @@ impl SessionStore {
         let end = match &entry.reader {
             Some(LiveReader::Mutation(log)) => (log.end(), log.resume_offset()),
             Some(LiveReader::Transcript(log)) => (log.end(), log.resume_offset()),
+            Some(LiveReader::Agent(log)) => (log.end(), log.resume_offset()),
             _ => return ReadPlan::Full,
         };
         if meta.size > end.0 {
@@ -225,6 +227,14 @@ impl SessionStore {
                 path,
             ),
             Some(LiveReader::Transcript(log)) => feed(
+                log,
+                offset,
+                bytes,
+                max_bytes,
+                &mut entry.stored.dialog,
+                path,
+            ),
+            Some(LiveReader::Agent(log)) => feed(
                 log,
                 offset,
                 bytes,
@@ -339,6 +349,7 @@ impl SessionStore {
                     FileKind::Json => SessionFormat::Export,
                     FileKind::Jsonl => SessionFormat::NativeJsonl,
                     FileKind::Transcript => SessionFormat::Transcript,
+                    FileKind::Agent(agent) => agent.format(),
                 };
                 let mut dialog = empty_dialog(format);
                 dialog.session_id = file_stem(path);
