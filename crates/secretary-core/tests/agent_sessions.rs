@@ -349,3 +349,52 @@ fn copilot_cli_folder_from_start_or_workspace_yaml() {
         Some("C:\\Users\\me".into())
     );
 }
+
+/// One store with a VS Code chat and a Claude Code session of the same folder: the workspace of
+/// the agent's dialog comes from its `cwd`, the current dialog follows the agent that asks, a
+/// source filter narrows what is served, and `find` maps a source and session id to the file.
+#[test]
+fn store_sources_current_and_find() {
+    let folder_uri = secretary_core::session::folder_key("/w/my proj");
+    assert_eq!(folder_uri, "file:///w/my%20proj");
+    let vscode = r#"{"version":3,"sessionId":"v1","creationDate":1767225600000,"requests":[{"requestId":"r","message":{"text":"from vs code"},"timestamp":1767225600000}]}"#;
+    let claude = [
+        r#"{"parentUuid":null,"type":"user","message":{"role":"user","content":"from claude"},"uuid":"u","sessionId":"c1","cwd":"/w/my proj","timestamp":"2025-12-31T00:00:00Z"}"#,
+    ]
+    .join("\n");
+    let mut store = SessionStore::new();
+    let meta = |n: usize| FileMeta {
+        size: n as u64,
+        mtime_ms: 1.0,
+    };
+    store
+        .apply("/u/ws/chatSessions/v1.json", Some(&folder_uri), meta(vscode.len()), 0, vscode.as_bytes())
+        .unwrap();
+    let claude_path = "/h/.claude/projects/-w-my-proj/c1.jsonl";
+    store
+        .apply(claude_path, None, meta(claude.len()), 0, claude.as_bytes())
+        .unwrap();
+    assert_eq!(
+        store.entry(claude_path).unwrap().workspace.as_deref(),
+        Some(folder_uri.as_str())
+    );
+    // The VS Code chat is newer, so it is current by default ...
+    assert_eq!(store.current(Some(&folder_uri)).unwrap().dialog.session_id, "v1");
+    // ... but Claude Code asking gets its own session.
+    store.set_current_source(Some(DialogSource::ClaudeCode));
+    assert_eq!(store.current(Some(&folder_uri)).unwrap().dialog.session_id, "c1");
+    // An agent without a session here falls back to any source.
+    store.set_current_source(Some(DialogSource::Codex));
+    assert_eq!(store.current(Some(&folder_uri)).unwrap().dialog.session_id, "v1");
+    store.set_sources(Some(vec![DialogSource::ClaudeCode]));
+    let served: Vec<_> = store.entries().map(|e| e.dialog.session_id.clone()).collect();
+    assert_eq!(served, ["c1"]);
+    assert!(store.get("v1").is_none());
+    store.set_sources(None);
+    assert_eq!(
+        store.find(DialogSource::ClaudeCode, "c1").unwrap().path,
+        claude_path
+    );
+    assert!(store.find(DialogSource::CopilotCli, "c1").is_none());
+    assert!(store.find(DialogSource::Vscode, "v1").is_some());
+}

@@ -37,6 +37,7 @@ mod time;
 mod transcript;
 
 pub use agents::copilot_cli::workspace_yaml_cwd;
+pub use agents::folder_key;
 pub use model::*;
 pub use store::{ApplyOutcome, FileMeta, ReadPlan, SessionStore, StoredDialog};
 

@@ -27,6 +27,37 @@ use super::record::{empty_dialog, fill_dialog_fields, push_capped, Got, HeaderRe
 use super::time::parse_iso_ms;
 use crate::text::preview;
 
+/// The workspace key of a folder an agent log names: its `file://` URI, spelled as Node's
+/// `url.pathToFileURL(folder).href` spells it (the key VS Code's `workspace.json` and the hosts
+/// use), so that an agent's dialogs and VS Code's chats of the same folder share a workspace.
+pub fn folder_key(folder: &str) -> String {
+    let windows = folder.len() >= 2
+        && folder.as_bytes()[1] == b':'
+        && folder.as_bytes()[0].is_ascii_alphabetic();
+    let mut path = folder.to_string();
+    if windows {
+        path = path.replace('\\', "/");
+    }
+    if path.len() > 1 {
+        while path.ends_with('/') && path.len() > 1 && !path.ends_with(":/") {
+            path.pop();
+        }
+    }
+    let mut out = String::from("file://");
+    if windows {
+        out.push('/');
+    }
+    for byte in path.bytes() {
+        let keep = byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&byte);
+        if keep {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 /// Which agent's log a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Agent {
