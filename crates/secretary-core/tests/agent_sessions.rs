@@ -368,7 +368,13 @@ fn store_sources_current_and_find() {
         mtime_ms: 1.0,
     };
     store
-        .apply("/u/ws/chatSessions/v1.json", Some(&folder_uri), meta(vscode.len()), 0, vscode.as_bytes())
+        .apply(
+            "/u/ws/chatSessions/v1.json",
+            Some(&folder_uri),
+            meta(vscode.len()),
+            0,
+            vscode.as_bytes(),
+        )
         .unwrap();
     let claude_path = "/h/.claude/projects/-w-my-proj/c1.jsonl";
     store
@@ -379,15 +385,27 @@ fn store_sources_current_and_find() {
         Some(folder_uri.as_str())
     );
     // The VS Code chat is newer, so it is current by default ...
-    assert_eq!(store.current(Some(&folder_uri)).unwrap().dialog.session_id, "v1");
+    assert_eq!(
+        store.current(Some(&folder_uri)).unwrap().dialog.session_id,
+        "v1"
+    );
     // ... but Claude Code asking gets its own session.
     store.set_current_source(Some(DialogSource::ClaudeCode));
-    assert_eq!(store.current(Some(&folder_uri)).unwrap().dialog.session_id, "c1");
+    assert_eq!(
+        store.current(Some(&folder_uri)).unwrap().dialog.session_id,
+        "c1"
+    );
     // An agent without a session here falls back to any source.
     store.set_current_source(Some(DialogSource::Codex));
-    assert_eq!(store.current(Some(&folder_uri)).unwrap().dialog.session_id, "v1");
+    assert_eq!(
+        store.current(Some(&folder_uri)).unwrap().dialog.session_id,
+        "v1"
+    );
     store.set_sources(Some(vec![DialogSource::ClaudeCode]));
-    let served: Vec<_> = store.entries().map(|e| e.dialog.session_id.clone()).collect();
+    let served: Vec<_> = store
+        .entries()
+        .map(|e| e.dialog.session_id.clone())
+        .collect();
     assert_eq!(served, ["c1"]);
     assert!(store.get("v1").is_none());
     store.set_sources(None);

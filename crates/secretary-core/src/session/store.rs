@@ -520,9 +520,9 @@ impl SessionStore {
                 .filter(|e| !e.shadowed && e.stored.available && self.serves(e))
                 .filter(|e| workspace.is_none() || e.stored.workspace.as_deref() == workspace)
         };
-        let own = self.current_source.filter(|source| {
-            candidates().any(|e| e.stored.dialog.source == *source)
-        });
+        let own = self
+            .current_source
+            .filter(|source| candidates().any(|e| e.stored.dialog.source == *source));
         candidates()
             .filter(|e| own.is_none_or(|source| e.stored.dialog.source == source))
             .max_by(|a, b| {
