@@ -210,8 +210,10 @@ impl ClaudeState {
                 changed = true;
             }
         }
-        if let Some(cwd) = raw_str(line.cwd) {
-            if c.folder.as_deref() != Some(cwd.as_str()) && !raw_true(line.is_sidechain) {
+        // The folder the session was started in: the first `cwd` (later lines follow the shell's
+        // `cd`s, which do not move the session to another project).
+        if c.folder.is_none() && !raw_true(line.is_sidechain) {
+            if let Some(cwd) = raw_str(line.cwd) {
                 c.folder = Some(cwd);
                 changed = true;
             }

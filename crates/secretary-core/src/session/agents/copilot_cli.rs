@@ -98,7 +98,9 @@ impl CopilotCliState {
     pub(crate) fn apply_line(&mut self, text: &str) -> Result<bool, String> {
         let changed = self.inner.apply_line(text)?;
         // Only session starts name the folder; a cheap look before parsing anything else.
-        if text.contains("\"session.start\"") || text.contains("\"session.resume\"") {
+        if self.folder.is_none()
+            && (text.contains("\"session.start\"") || text.contains("\"session.resume\""))
+        {
             if let Some(cwd) = start_cwd(text) {
                 if self.folder.as_deref() != Some(cwd.as_str()) {
                     self.folder = Some(cwd);
