@@ -416,3 +416,56 @@ fn store_sources_current_and_find() {
     assert!(store.find(DialogSource::CopilotCli, "c1").is_none());
     assert!(store.find(DialogSource::Vscode, "v1").is_some());
 }
+
+/// Timing, not a check: `cargo test --release -p secretary-core --test agent_sessions -- --ignored
+/// --nocapture` prints the cost of a whole read of a large Claude Code log next to the cost of
+/// following one appended line.
+#[test]
+#[ignore]
+fn timing_whole_read_versus_one_appended_line() {
+    let Some((_, sample)) = agent_fixture(CLAUDE) else {
+        return;
+    };
+    let mut bytes = Vec::new();
+    while bytes.len() < 40 * 1024 * 1024 {
+        bytes.extend_from_slice(&sample);
+    }
+    let path = "/h/.claude/projects/-w/big.jsonl";
+    let meta = |n: usize| FileMeta {
+        size: n as u64,
+        mtime_ms: n as f64,
+    };
+    let mut store = SessionStore::new();
+    let start = std::time::Instant::now();
+    store
+        .apply(path, None, meta(bytes.len()), 0, &bytes)
+        .unwrap();
+    let whole = start.elapsed();
+    let line = br#"{"type":"user","message":{"role":"user","content":"one more"},"sessionId":"x","cwd":"/w","timestamp":"2026-05-01T00:00:00Z"}
+"#;
+    let before = bytes.len();
+    bytes.extend_from_slice(line);
+    let start = std::time::Instant::now();
+    let ReadPlan::From { offset } = store.plan(path, meta(bytes.len())) else {
+        panic!("not incremental");
+    };
+    store
+        .apply(
+            path,
+            None,
+            meta(bytes.len()),
+            offset,
+            &bytes[offset as usize..],
+        )
+        .unwrap();
+    let append = start.elapsed();
+    assert!(offset as usize >= before - 64);
+    let requests = store.entry(path).unwrap().dialog.requests.len();
+    println!(
+        "claude log {:.1} MB, {requests} requests: whole read {:?}, one appended line {:?} ({:.0}x)",
+        before as f64 / 1048576.0,
+        whole,
+        append,
+        whole.as_secs_f64() / append.as_secs_f64()
+    );
+}

@@ -231,3 +231,14 @@ test('show --json gives the user prompts of each shared agent sample', { skip: !
     assert.deepEqual(dialog2.requests.map((r) => r.text), prompts, name);
   }
 });
+
+test('agentSessionOfResource maps other agents\' chat resources to a source and a session id', async () => {
+  const { agentSessionOfResource } = await import('../../src/sessions/agents');
+  assert.deepEqual(agentSessionOfResource('copilotcli', '/27d7ef99-f7c7-43eb-8599-cb469623c8f7'), {
+    source: 'copilot-cli',
+    sessionId: '27d7ef99-f7c7-43eb-8599-cb469623c8f7',
+  });
+  assert.deepEqual(agentSessionOfResource('claude-code', '/8a3e5a2e-788d'), { source: 'claude-code', sessionId: '8a3e5a2e-788d' });
+  assert.equal(agentSessionOfResource('vscode-chat-session', '/abc'), undefined);
+  assert.equal(agentSessionOfResource('copilotcli', '/a b'), undefined);
+});
