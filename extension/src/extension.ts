@@ -13,6 +13,7 @@ import {
   workspaceTwins,
   type SessionFile,
 } from './sessions/discovery';
+import { agentRoots, agentSessionFiles, agentWatchDirs } from './sessions/agents';
 import { DialogSessionsService, type HistoryFilter } from './sessions/DialogSessionsService';
 import type { SessionScope } from './sessions/sessionSync';
 import type { StoredDialog } from './sessions/types';
@@ -57,7 +58,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   // Tools that need files (flags, content) ask the core's host bridge; example tools by setting.
   core.setHost(vscodeHost(context));
   core.setIncludeExamples(config.get<boolean>('includeExampleTools', false));
-  const { scope, workspace } = buildScope(config, userDir, workspaceStorageDir);
+  const built = buildScope(config, userDir, workspaceStorageDir);
+  const { workspace } = built;
+  // Other agents' logs (Copilot CLI, Claude Code, Codex) of this folder, unless the `sources`
+  // setting leaves them out; their dialogs join this workspace through the folder they name.
+  const sources = config.get<string[]>('sources', []).filter((s) => typeof s === 'string' && s);
+  const readAgents = sources.length === 0 || sources.some((s) => s !== 'vscode');
+  const roots = agentRoots();
+  const scope: SessionScope = readAgents
+    ? {
+        files: () => [...built.scope.files(), ...agentSessionFiles(roots)],
+        watchDirs: () => [...built.scope.watchDirs(), ...agentWatchDirs(roots)],
+      }
+    : built.scope;
   const sessions = new DialogSessionsService(core, scope, log, {
     workspace,
     debounceMs: config.get<number>('watchDebounceMs', 300),
@@ -78,6 +91,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     core.run((h) => {
       h.configureTools(OWN_PREFIX, legacyPrefixes);
       h.setSemanticSearch(semantic);
+      // In VS Code the current dialog is a VS Code chat whenever the folder has one.
+      h.setCurrentSource('vscode');
+      try {
+        h.setSources(sources);
+      } catch (err) {
+        log.warn(`copilotChatSecretary.sources: ${err instanceof Error ? err.message : String(err)}`);
+      }
     });
   configureCatalog();
   const tools = JSON.parse(core.run((h) => h.tools())) as ToolListing[];

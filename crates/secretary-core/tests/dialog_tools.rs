@@ -115,6 +115,7 @@ fn first_request_of_the_current_dialog() {
         json!({
             "success": true,
             "sessionId": "new",
+            "source": "vscode",
             "firstRequest": preview,
             "timestamp": 1760434353123i64,
             "time": "2025-10-14T09:32:33.123Z",
@@ -168,6 +169,7 @@ fn get_request_returns_the_full_text() {
         json!({
             "success": true,
             "sessionId": "new",
+            "source": "vscode",
             "request": "Third request\nwith two lines",
             "index": 3,
             "timestamp": 1760434500000i64,

@@ -316,6 +316,37 @@ impl Secretary {
         serde_json::to_string(&self.store.get(session_id)).unwrap_or_else(|_| "null".into())
     }
 
+    /// Narrows the dialogs served to these sources (`vscode`, `copilot-cli`, `claude-code`,
+    /// `codex`); an empty list serves every source. Unknown names are refused.
+    #[wasm_bindgen(js_name = setSources)]
+    pub fn set_sources(&mut self, sources: Vec<String>) -> Result<(), JsError> {
+        let parsed = parse_sources(&sources)?;
+        self.store
+            .set_sources((!parsed.is_empty()).then_some(parsed));
+        Ok(())
+    }
+
+    /// The agent whose own most recent dialog of the workspace is "current" (the client of the
+    /// MCP server); `None`/`undefined`: the most recent dialog of any source.
+    #[wasm_bindgen(js_name = setCurrentSource)]
+    pub fn set_current_source(&mut self, source: Option<String>) -> Result<(), JsError> {
+        let parsed = match source.as_deref() {
+            None | Some("") => None,
+            Some(name) => Some(parse_sources(&[name.to_string()])?[0]),
+        };
+        self.store.set_current_source(parsed);
+        Ok(())
+    }
+
+    /// The dialog of `source` with `sessionId` (a VS Code chat's `copilotcli:` / `claude-code:`
+    /// session resource maps to the agent's own log), as JSON text; `null` when unknown.
+    #[wasm_bindgen(js_name = findDialog)]
+    pub fn find_dialog(&self, source: &str, session_id: &str) -> Result<String, JsError> {
+        let source = parse_sources(&[source.to_string()])?[0];
+        Ok(serde_json::to_string(&self.store.find(source, session_id))
+            .unwrap_or_else(|_| "null".into()))
+    }
+
     /// The current dialog of `workspace` (`null` when none), as JSON text.
     #[wasm_bindgen(js_name = currentDialog)]
     pub fn current_dialog(&self, workspace: Option<String>) -> String {
@@ -389,6 +420,33 @@ fn parse_overrides(json: &str) -> Result<std::collections::BTreeMap<String, Stri
         return Ok(Default::default());
     }
     serde_json::from_str(json).map_err(|err| JsError::new(&format!("tool prefix overrides: {err}")))
+}
+
+fn parse_sources(names: &[String]) -> Result<Vec<session::DialogSource>, JsError> {
+    names
+        .iter()
+        .map(|name| {
+            session::DialogSource::parse(name.trim()).ok_or_else(|| {
+                JsError::new(&format!(
+                    "unknown source `{name}`; known: vscode, copilot-cli, claude-code, codex"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Parses one session file as the given source's format (`show --source`).
+#[wasm_bindgen(js_name = parseSessionAs)]
+pub fn parse_session_as(source: &str, file_name: &str, bytes: &[u8]) -> Result<String, JsError> {
+    let source = parse_sources(&[source.to_string()])?[0];
+    let dialog = session::parse_as(source, file_name, bytes).map_err(into_error)?;
+    serde_json::to_string(&dialog).map_err(into_error)
+}
+
+/// The `cwd:` a Copilot CLI `workspace.yaml` names.
+#[wasm_bindgen(js_name = copilotWorkspaceCwd)]
+pub fn copilot_workspace_cwd(yaml: &str) -> Option<String> {
+    session::workspace_yaml_cwd(yaml)
 }
 
 /// Parses one session file without keeping it (the CLI's `show`).

@@ -36,7 +36,12 @@ Usage:
 
 Options:
   --storage <dir>     a VS Code user-data folder (or User/, workspaceStorage/<id>/, chatSessions/);
-                      repeatable; default: every VS Code, Insiders, VSCodium, Server, code-server folder found
+                      repeatable; default: every VS Code, Insiders, VSCodium, Server, code-server folder found,
+                      plus the logs of Copilot CLI, Claude Code and Codex (docs/agents.md)
+  --source <name>     serve only these sources' dialogs: vscode, copilot-cli, claude-code, codex
+                      (repeatable or comma-separated); \`show --source\`: read the file as that format
+  --current-from <s>  the agent whose own latest session of the folder is the current dialog
+                      (\`mcp\` detects it from the client; see docs/agents.md)
   --workspace <dir>   the workspace whose dialogs count as current (default: the current folder
                       when VS Code has sessions for it, else every workspace)
   --all               every workspace, whatever the current folder
@@ -73,6 +78,8 @@ export async function main(argv: string[]): Promise<number> {
         lexical: { type: 'boolean' },
         stdin: { type: 'boolean' },
         workspace: { type: 'string' },
+        source: { type: 'string', multiple: true },
+        'current-from': { type: 'string' },
         session: { type: 'string' },
         limit: { type: 'string' },
         query: { type: 'string' },
@@ -117,7 +124,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'show':
-        return show(core, rest, json);
+        return show(core, rest, json, values.source?.[0]);
       case 'sessions':
         return await sessions(core, log, values, json);
       case 'tools': {
@@ -184,7 +191,8 @@ export async function main(argv: string[]): Promise<number> {
         if (deferred) {
           core.invoke('tool_load', { names: [deferred.name] }, undefined);
         }
-        return await callTool(core, log, values, name, args, true);
+        // Any tool works whether or not the workspace has chat sessions.
+        return await callTool(core, log, values, name, args, true, false);
       }
       default:
         return usage(`unknown command: ${command}`);
@@ -202,9 +210,11 @@ interface CommonOptions {
   storage?: string[];
   workspace?: string;
   all?: boolean;
+  source?: string[];
+  'current-from'?: string;
 }
 
-function show(core: WasmCore, rest: string[], json: boolean): number {
+function show(core: WasmCore, rest: string[], json: boolean, source: string | undefined): number {
   const file = rest[0];
   if (!file) {
     throw new UsageError('show needs a session file, e.g. `secretary show chatSessions/<id>.json`');
@@ -217,7 +227,11 @@ function show(core: WasmCore, rest: string[], json: boolean): number {
     process.stderr.write(`secretary: cannot read ${file}: ${error.code ?? error.message ?? String(err)}\n`);
     return 1;
   }
-  const dialog = JSON.parse(core.run((_h, m) => m.parseSession(path.basename(file), bytes))) as Dialog;
+  // The whole path: where a log lies tells a Copilot CLI log (`.copilot/session-state/`) apart.
+  const name = path.resolve(file);
+  const dialog = JSON.parse(
+    core.run((_h, m) => (source ? m.parseSessionAs(source, name, bytes) : m.parseSession(name, bytes))),
+  ) as Dialog;
   print(json ? JSON.stringify(dialog, null, 2) : formatDialog(dialog));
   return 0;
 }
@@ -236,6 +250,8 @@ async function sessions(core: WasmCore, log: Logger, options: CommonOptions, jso
             path: file,
             workspace: workspace ?? null,
             format: dialog.format,
+            source: dialog.source,
+            folder: dialog.folder ?? null,
             requestsCount: dialog.requests.length,
             creationDate: dialog.creationDate ?? null,
             lastActivity: dialog.lastActivity ?? null,
@@ -271,8 +287,9 @@ async function callTool(
   name: string,
   args: unknown,
   json: boolean,
+  strict = true,
 ): Promise<number> {
-  const service = await openService(core, log, options);
+  const service = await openService(core, log, options, strict);
   const text = await service.invokeTool(name, args);
   const result = JSON.parse(text) as { success?: boolean };
   print(json ? JSON.stringify(result, null, 2) : formatToolResult(name, result));
@@ -280,8 +297,8 @@ async function callTool(
 }
 
 /** The sessions service over the storage folders the options name, scanned once (no watching). */
-async function openService(core: WasmCore, log: Logger, options: CommonOptions): Promise<DialogSessionsService> {
-  const service = openSessions(core, log, { ...options, strict: true });
+async function openService(core: WasmCore, log: Logger, options: CommonOptions, strict = true): Promise<DialogSessionsService> {
+  const service = openSessions(core, log, { ...options, strict });
   await service.start(false);
   return service;
 }

@@ -48,6 +48,12 @@ export interface SecretaryHandle {
   dialogs(): string;
   dialog(sessionId: string): string;
   currentDialog(workspace: string | undefined): string;
+  /** Serve only these sources' dialogs (`[]`: every source). */
+  setSources(sources: string[]): void;
+  /** The agent whose own latest dialog of the workspace is current (`undefined`: any). */
+  setCurrentSource(source: string | undefined): void;
+  /** The dialog of `source` with `sessionId` (JSON text, `null` when unknown). */
+  findDialog(source: string, sessionId: string): string;
   free(): void;
 }
 
@@ -63,6 +69,7 @@ export interface WasmExports {
   Secretary: new () => SecretaryHandle;
   ToolIndex: new (catalogJson: string, semantic?: boolean) => ToolIndexHandle;
   parseSession(fileName: string, bytes: Uint8Array): string;
+  parseSessionAs(source: string, fileName: string, bytes: Uint8Array): string;
   responseDetails(fileName: string, bytes: Uint8Array, index: number): string;
   /** The largest session file the core reads (bytes). */
   maxSessionBytes(): number;

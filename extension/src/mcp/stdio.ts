@@ -9,6 +9,7 @@ import { JsonRpcGuard } from './guard';
 import { McpLogger } from './logging';
 import { prefixProblem, toolNamePrefix } from './names';
 import { createSecretaryServer } from './server';
+import { agentOfClient } from '../sessions/agents';
 import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 
 /** How long a closing server waits for running calls to answer. */
@@ -43,6 +44,22 @@ export async function runMcpServer(
   const sessions = openSessions(core, log, options);
   const secretary = createSecretaryServer({ backend: coreBackend(core, sessions, prefix), prefix, log, version: core.version });
   const { server } = secretary;
+  // Run by Claude Code, Copilot CLI or Codex: "current dialog" is that agent's own latest session
+  // of the folder, unless --current-from says otherwise (docs/agents.md).
+  const announced = server.oninitialized;
+  server.oninitialized = () => {
+    announced?.();
+    if (options['current-from']) {
+      return;
+    }
+    const client = server.getClientVersion()?.name;
+    const agent = agentOfClient(client);
+    if (agent) {
+      core.run((h) => h.setCurrentSource(agent));
+      core.onDidReset(() => core.run((h) => h.setCurrentSource(agent)));
+      log.info(`client ${client ?? '(unnamed)'}: the current dialog is ${agent}'s own latest session`);
+    }
+  };
   server.onerror = (err) => log.warn(`MCP transport: ${err.message}`);
 
   const guard = new JsonRpcGuard((reply) => {

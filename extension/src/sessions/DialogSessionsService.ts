@@ -13,6 +13,9 @@ export interface DialogSessionsOptions {
   /** The caller's workspace key: picks the current dialog and scopes the tools. `undefined`:
    * every workspace. */
   workspace: string | undefined;
+  /** Decides the workspace once the first scan is done (the CLI and the MCP server: the current
+   * folder counts when any source has dialogs for it, which agent logs tell only once read). */
+  resolveWorkspace?: () => string | undefined;
   debounceMs?: number;
   /** How long a tool call waits for the first scan before answering "Service temporarily
    * unavailable". */
@@ -27,7 +30,8 @@ export interface DialogSessionsOptions {
  */
 export class DialogSessionsService {
   readonly sync: SessionSync;
-  private readonly workspace: string | undefined;
+  private workspace: string | undefined;
+  private readonly resolveWorkspace: (() => string | undefined) | undefined;
   private readonly readyTimeoutMs: number;
   private readyFlag = false;
   private started: Promise<SyncReport> | undefined;
@@ -46,6 +50,7 @@ export class DialogSessionsService {
     options: DialogSessionsOptions,
   ) {
     this.workspace = options.workspace;
+    this.resolveWorkspace = options.resolveWorkspace;
     this.readyTimeoutMs = options.readyTimeoutMs ?? 10_000;
     this.sync = new SessionSync(core, scope, log, options.debounceMs ?? 300);
     core.onDidReset(() => {
@@ -66,6 +71,9 @@ export class DialogSessionsService {
   /** Scans once, marks the service ready, and (with `watch`) keeps watching. */
   start(watch = true): Promise<SyncReport> {
     this.started ??= this.sync.sync().then((report) => {
+      if (this.resolveWorkspace) {
+        this.workspace = this.resolveWorkspace();
+      }
       this.readyFlag = true;
       this.core.run((h) => h.setReady(true));
       if (watch) {
@@ -169,6 +177,15 @@ export class DialogSessionsService {
   onDidChangeCaller(listener: () => void): { dispose(): void } {
     this.callerListeners.add(listener);
     return { dispose: () => this.callerListeners.delete(listener) };
+  }
+
+  /**
+   * The dialog of an agent's own session: `source` `copilot-cli`, `claude-code`, `codex` (or
+   * `vscode`) and the session id the agent uses (a VS Code chat's `copilotcli:` /
+   * `claude-code:` session resource path). `undefined` when no such log was read.
+   */
+  findDialog(source: string, sessionId: string): StoredDialog | undefined {
+    return parse<StoredDialog | null>(this.core.run((h) => h.findDialog(source, sessionId))) ?? undefined;
   }
 
   getSession(sessionId: string): StoredDialog | undefined {

@@ -8,8 +8,10 @@ export interface SessionFile {
   path: string;
   /** The workspace key: the folder (or `.code-workspace`) URI from `workspace.json`, else the
    * storage folder's path; `empty-window` for sessions of windows without a folder. */
-  workspace: string;
-  kind: 'native' | 'transcript' | 'transferred';
+  workspace: string | undefined;
+  /** `agent`: another agent's log (Copilot CLI, Claude Code, Codex); its workspace is
+   * `undefined`, the core derives it from the folder the log names. */
+  kind: 'native' | 'transcript' | 'transferred' | 'agent';
 }
 
 /** Where sessions of one workspace live, and the key they are filed under. */

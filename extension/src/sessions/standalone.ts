@@ -6,6 +6,7 @@ import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 import { defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type SessionFile } from './discovery';
 import { DialogSessionsService } from './DialogSessionsService';
+import { agentRoots, agentSessionFiles, parseSources } from './agents';
 
 /** Where the command line and `secretary mcp` read sessions: `--storage`, `--workspace`, `--all`. */
 export interface McpScopeOptions {
@@ -17,6 +18,12 @@ export interface McpScopeOptions {
   /** A `--workspace` without sessions is an error (the one-shot CLI) rather than a warning (the
    * long-running MCP server, whose first dialog may come later). */
   strict?: boolean;
+  /** `--source`: serve only these sources' dialogs (`vscode`, `copilot-cli`, `claude-code`,
+   * `codex`; repeated or comma-separated). Default: every source. */
+  source?: string[];
+  /** `--current-from`: the agent whose own latest session of the folder is the current dialog
+   * (default for `mcp`: detected from the client). */
+  'current-from'?: string;
 }
 
 /**
@@ -26,22 +33,38 @@ export interface McpScopeOptions {
  * for the scan. Each call reads what changed on disk first, so nothing is watched.
  */
 export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptions): DialogSessionsService {
-  const roots = options.storage?.length ? options.storage : defaultUserDataDirs();
-  if (roots.length === 0) {
-    throw new Error('no VS Code user-data folder found; pass --storage <dir>');
-  }
+  const explicit = Boolean(options.storage?.length);
+  const roots = explicit ? (options.storage ?? []) : defaultUserDataDirs();
   for (const root of roots) {
     if (!fs.existsSync(root)) {
       throw new Error(`--storage ${root}: no such folder`);
     }
   }
-  const files = (): SessionFile[] => roots.flatMap((root) => sessionsUnder(root));
+  // Agent logs (Copilot CLI, Claude Code, Codex) are read unless --storage names the folders.
+  const agents = explicit ? undefined : agentRoots();
+  const files = (): SessionFile[] => [
+    ...roots.flatMap((root) => sessionsUnder(root)),
+    ...(agents ? agentSessionFiles(agents) : []),
+  ];
+  const sources = parseSources(options.source);
+  const currentFrom = options['current-from'] ? parseSources([options['current-from']])[0] : undefined;
+  core.run((h) => {
+    h.setSources(sources);
+    h.setCurrentSource(currentFrom);
+  });
+  core.onDidReset(() =>
+    core.run((h) => {
+      h.setSources(sources);
+      h.setCurrentSource(currentFrom);
+    }),
+  );
   let workspace: string | undefined;
+  let resolveWorkspace: (() => string | undefined) | undefined;
   if (!options.all) {
-    const found = new Set(files().map((file) => file.workspace));
+    const found = new Set(files().map((file) => file.workspace).filter((key): key is string => key !== undefined));
     if (options.workspace !== undefined) {
       workspace = workspaceKeyOf(options.workspace, found);
-      if (!found.has(workspace)) {
+      if (!found.has(workspace) && !agents) {
         if (options.strict) {
           throw new Error(`no chat sessions for workspace ${options.workspace} under ${roots.join(', ')}`);
         }
@@ -50,10 +73,16 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
     } else {
       const here = folderKey(process.cwd());
       workspace = found.has(here) ? here : undefined;
+      // Agent logs name their folder inside: decided after the first scan.
+      resolveWorkspace = () => {
+        const known = JSON.parse(core.run((h) => h.dialogs())) as { workspace?: string }[];
+        return known.some((entry) => entry.workspace === here) ? here : undefined;
+      };
     }
   }
-  log.info(`reading chat sessions under ${roots.join(', ')} (workspace: ${workspace ?? 'all'})`);
-  return new DialogSessionsService(core, { files, watchDirs: () => [] }, log, { workspace });
+  const where = [...roots, ...(agents ? [agents.copilot, agents.claude, agents.codex] : [])];
+  log.info(`reading chat sessions under ${where.join(', ') || '(nothing)'} (workspace: ${workspace ?? 'all'})`);
+  return new DialogSessionsService(core, { files, watchDirs: () => [] }, log, { workspace, resolveWorkspace });
 }
 
 /**

@@ -19,7 +19,10 @@ export interface Dialog {
   creationDate?: number;
   lastActivity?: number;
   location?: string;
-  format: 'nativeJson' | 'nativeJsonl' | 'export' | 'transcript';
+  format: 'nativeJson' | 'nativeJsonl' | 'export' | 'transcript' | 'copilotCli' | 'claudeCode' | 'codex';
+  source: 'vscode' | 'copilot-cli' | 'claude-code' | 'codex';
+  /** The folder an agent log names (its `cwd`). */
+  folder?: string;
   requests: ChatRequest[];
   status: DialogStatus;
   diagnostics?: string[];

@@ -4,7 +4,8 @@
 //! - native `chatSessions/<id>.json`, versions 1 to 3 ([`SessionFormat::NativeJson`]);
 //! - native `chatSessions/<id>.jsonl` mutation logs, VS Code >= 1.109 ([`SessionFormat::NativeJsonl`]);
 //! - "Chat: Export Chat..." files, three generations ([`SessionFormat::Export`]);
-//! - Copilot Chat transcripts `transcripts/<sessionId>.jsonl` ([`SessionFormat::Transcript`]).
+//! - Copilot Chat transcripts `transcripts/<sessionId>.jsonl` ([`SessionFormat::Transcript`]);
+//! - other agents' own logs: GitHub Copilot CLI, Claude Code, OpenAI Codex CLI (`agents/`).
 //!
 //! Why this is fast and small: sessions reach hundreds of megabytes, almost all of it response
 //! bodies, tool results and metadata that the dialog model never shows. The readers never build
@@ -22,6 +23,7 @@
 //! (empty, not UTF-8, truncated or malformed JSON, the wrong kind of JSON) fail, with a
 //! [`SessionError`] that says why.
 
+mod agents;
 mod de;
 mod fast;
 mod lines;
@@ -34,6 +36,8 @@ mod store;
 mod time;
 mod transcript;
 
+pub use agents::copilot_cli::workspace_yaml_cwd;
+pub use agents::folder_key;
 pub use model::*;
 pub use store::{ApplyOutcome, FileMeta, ReadPlan, SessionStore, StoredDialog};
 
@@ -100,6 +104,8 @@ pub(crate) enum FileKind {
     Jsonl,
     /// A Copilot transcript.
     Transcript,
+    /// Another agent's log (Copilot CLI, Claude Code, Codex).
+    Agent(agents::Agent),
 }
 
 /// The first key of the first non-blank line, if it is a plain short string (cheap sniffing that
@@ -165,6 +171,9 @@ fn has_component(file_name: &str, wanted: &str) -> bool {
 /// otherwise a `transcripts` folder means a transcript, `.jsonl` a mutation log, anything else
 /// one JSON object.
 pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> FileKind {
+    if let Some(agent) = agents::detect(file_name, bytes) {
+        return FileKind::Agent(agent);
+    }
     let lower = file_name.to_ascii_lowercase();
     let key = first_key(bytes);
     match key {
@@ -352,6 +361,7 @@ pub(crate) enum LiveReader {
     Whole,
     Mutation(Box<LineLog<MutationState>>),
     Transcript(Box<LineLog<TranscriptState>>),
+    Agent(Box<LineLog<agents::AgentSink>>),
 }
 
 /// The log's own diagnostics (skipped lines, then a cut-off last line).
@@ -380,7 +390,31 @@ fn read_full_by(
     path: Path,
 ) -> Result<(Dialog, LiveReader), SessionError> {
     precheck(bytes, limit)?;
-    match detect(file_name, bytes) {
+    read_full_as(file_name, bytes, detect(file_name, bytes), path)
+}
+
+/// [`read_full`] with the reader chosen by the caller.
+fn read_full_as(
+    file_name: &str,
+    bytes: &[u8],
+    kind: FileKind,
+    path: Path,
+) -> Result<(Dialog, LiveReader), SessionError> {
+    match kind {
+        FileKind::Agent(agent) => {
+            let mut log = agents::new_log(agent, None);
+            log.feed(bytes);
+            let diags = log_diags(&log);
+            if log.sink.events() == 0 {
+                return Err(SessionError::NotASession(format!(
+                    "no readable line{}",
+                    diags.first().map(|d| format!(" ({d})")).unwrap_or_default()
+                )));
+            }
+            let mut dialog = record::empty_dialog(agent.format());
+            log.sink.refresh(&mut dialog, file_name, diags);
+            Ok((dialog, LiveReader::Agent(Box::new(log))))
+        }
         FileKind::Json => {
             let (format, top, diagnostics) = read_json(bytes, Detail::Off, path)?;
             let records = match &top.requests {
@@ -451,6 +485,30 @@ pub fn parse_with_visitors(file_name: &str, bytes: &[u8]) -> Result<Dialog, Sess
     read_full_by(file_name, bytes, MAX_SESSION_BYTES, Path::Visitors).map(|(dialog, _)| dialog)
 }
 
+/// Reads a file as the given source's format, whatever its name and first line suggest (hosts
+/// that know where a file came from: `secretary show --source`). `DialogSource::Vscode` detects
+/// among VS Code's own formats only.
+pub fn parse_as(
+    source: DialogSource,
+    file_name: &str,
+    bytes: &[u8],
+) -> Result<Dialog, SessionError> {
+    precheck(bytes, MAX_SESSION_BYTES)?;
+    let kind = match source {
+        DialogSource::CopilotCli => FileKind::Agent(agents::Agent::CopilotCli),
+        DialogSource::ClaudeCode => FileKind::Agent(agents::Agent::ClaudeCode),
+        DialogSource::Codex => FileKind::Agent(agents::Agent::Codex),
+        DialogSource::Vscode => match detect(file_name, bytes) {
+            FileKind::Agent(_) if file_name.to_ascii_lowercase().ends_with(".json") => {
+                FileKind::Json
+            }
+            FileKind::Agent(_) => FileKind::Transcript,
+            other => other,
+        },
+    };
+    read_full_as(file_name, bytes, kind, Path::Fast).map(|(dialog, _)| dialog)
+}
+
 /// The response to request `index` (1-based, as in [`Request::index`]) of a session file: its
 /// markdown and its number of tool calls. Slower than [`parse`] (it reads that one response's
 /// parts), so hosts call it on demand.
@@ -504,6 +562,18 @@ fn response_details_by(
                 .and_then(|s| log.sink.slot(s))
                 .ok_or_else(|| out_of_range(count))?;
             Ok(details_of(rec.response.as_ref()))
+        }
+        FileKind::Agent(agent) => {
+            let mut log = agents::new_log(agent, slot);
+            log.feed(bytes);
+            let count = log.sink.request_count();
+            let (markdown, tool_calls) = slot
+                .and_then(|s| log.sink.details_of(s))
+                .ok_or_else(|| out_of_range(count))?;
+            Ok(ResponseDetails {
+                markdown,
+                tool_calls,
+            })
         }
         FileKind::Transcript => {
             let mut log = LineLog::new(TranscriptState::new(slot));

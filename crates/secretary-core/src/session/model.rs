@@ -19,6 +19,60 @@ pub enum SessionFormat {
     Export,
     /// `GitHub.copilot-chat/transcripts/<sessionId>.jsonl` event files.
     Transcript,
+    /// GitHub Copilot CLI: `~/.copilot/session-state/<id>/events.jsonl` (or the older `<id>.jsonl`).
+    CopilotCli,
+    /// Claude Code: `~/.claude/projects/<slug>/<sessionId>.jsonl`.
+    ClaudeCode,
+    /// OpenAI Codex CLI: `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`.
+    Codex,
+}
+
+/// Which agent wrote a dialog: VS Code's chat, or one of the terminal agents whose own history
+/// the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum DialogSource {
+    Vscode,
+    CopilotCli,
+    ClaudeCode,
+    Codex,
+}
+
+impl DialogSource {
+    pub const ALL: [DialogSource; 4] = [
+        DialogSource::Vscode,
+        DialogSource::CopilotCli,
+        DialogSource::ClaudeCode,
+        DialogSource::Codex,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DialogSource::Vscode => "vscode",
+            DialogSource::CopilotCli => "copilot-cli",
+            DialogSource::ClaudeCode => "claude-code",
+            DialogSource::Codex => "codex",
+        }
+    }
+
+    /// The source named `name` (`vscode`, `copilot-cli`, `claude-code`, `codex`).
+    pub fn parse(name: &str) -> Option<DialogSource> {
+        DialogSource::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+}
+
+impl SessionFormat {
+    /// The agent that writes files of this format.
+    pub fn source(self) -> DialogSource {
+        match self {
+            SessionFormat::CopilotCli => DialogSource::CopilotCli,
+            SessionFormat::ClaudeCode => DialogSource::ClaudeCode,
+            SessionFormat::Codex => DialogSource::Codex,
+            _ => DialogSource::Vscode,
+        }
+    }
 }
 
 /// The state of one request, from `modelState`, `isCanceled` and `result.errorDetails`.
@@ -98,6 +152,13 @@ pub struct Dialog {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
     pub format: SessionFormat,
+    /// The agent that wrote the session (follows from `format`).
+    pub source: DialogSource,
+    /// The folder the session was held in, as the file itself names it (Claude Code's `cwd`,
+    /// Codex's `session_meta.cwd`, Copilot CLI's `session.start` context); VS Code's own files
+    /// do not name it (the host knows it from the storage folder).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
     pub requests: Vec<Request>,
     pub status: DialogStatus,
     /// Things the reader noticed but could live with (a cut-off last line, an odd request shape).

@@ -396,6 +396,8 @@ pub(crate) fn empty_dialog(format: SessionFormat) -> Dialog {
         last_activity: None,
         location: None,
         format,
+        source: format.source(),
+        folder: None,
         requests: Vec::new(),
         status: DialogStatus::Empty,
         diagnostics: Vec::new(),

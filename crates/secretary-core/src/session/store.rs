@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 use super::lines::{LineLog, LineSink};
-use super::model::{Dialog, SessionFormat};
+use super::model::{Dialog, DialogSource, SessionFormat};
 use super::record::{empty_dialog, file_stem};
 use super::{detect, log_diags, read_full, FileKind, LiveReader, SessionError, MAX_SESSION_BYTES};
 
@@ -92,6 +92,7 @@ impl Entry {
             SessionFormat::NativeJson => 1,
             SessionFormat::Export => 2,
             SessionFormat::Transcript => 3,
+            SessionFormat::CopilotCli | SessionFormat::ClaudeCode | SessionFormat::Codex => 4,
         }
     }
 
@@ -125,6 +126,10 @@ pub struct SessionStore {
     by_id: HashMap<String, Vec<String>>,
     generation: u64,
     max_bytes: usize,
+    /// The sources served (`None`: all); see [`SessionStore::set_sources`].
+    sources: Option<Vec<DialogSource>>,
+    /// The agent whose dialogs are "current" first; see [`SessionStore::set_current_source`].
+    current_source: Option<DialogSource>,
 }
 
 impl Default for SessionStore {
@@ -145,6 +150,8 @@ impl SessionStore {
             by_id: HashMap::new(),
             generation: 0,
             max_bytes,
+            sources: None,
+            current_source: None,
         }
     }
 
@@ -152,6 +159,68 @@ impl SessionStore {
     /// know when to rebuild.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Narrows what the store serves to dialogs of these sources (`None`: every source): a
+    /// `--source` flag or a setting. Files of other sources are still read, just not served.
+    pub fn set_sources(&mut self, sources: Option<Vec<DialogSource>>) {
+        if self.sources != sources {
+            self.sources = sources;
+            self.generation += 1;
+        }
+    }
+
+    /// The agent whose most recent dialog of a workspace is the current one (the agent that
+    /// runs the MCP server: its own session, not a VS Code chat in the same folder). When that
+    /// agent has no dialog there, the rule falls back to every served source.
+    pub fn set_current_source(&mut self, source: Option<DialogSource>) {
+        if self.current_source != source {
+            self.current_source = source;
+            self.generation += 1;
+        }
+    }
+
+    fn serves(&self, entry: &Entry) -> bool {
+        self.sources
+            .as_ref()
+            .is_none_or(|s| s.contains(&entry.stored.dialog.source))
+    }
+
+    /// The dialog of `source` with `session_id` (a VS Code chat token's `copilotcli:` or
+    /// `claude-code:` session, say), whatever the source filter. Agent logs are named by the
+    /// session id too (Claude Code `<id>.jsonl`, Copilot CLI `<id>/events.jsonl`, Codex
+    /// `rollout-<time>-<id>.jsonl`), so a log whose id line is not read yet is found by its path.
+    pub fn find(&self, source: DialogSource, session_id: &str) -> Option<&StoredDialog> {
+        if session_id.is_empty() {
+            return None;
+        }
+        let of_source = |e: &&Entry| !e.shadowed && e.stored.dialog.source == source;
+        if let Some(found) = self
+            .by_id
+            .get(session_id)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| self.entries.get(p))
+            .find(of_source)
+        {
+            return Some(&found.stored);
+        }
+        self.entries
+            .values()
+            .filter(of_source)
+            .find(|e| {
+                let path = e.stored.path.as_str();
+                let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+                let stem = base.strip_suffix(".jsonl").unwrap_or(base);
+                stem == session_id
+                    || stem.ends_with(&format!("-{session_id}"))
+                    || (stem == "events"
+                        && path
+                            .rsplit(['/', '\\'])
+                            .nth(1)
+                            .is_some_and(|dir| dir == session_id))
+            })
+            .map(|e| &e.stored)
     }
 
     /// What to read for `path`, given its current `stat`.
@@ -168,6 +237,7 @@ impl SessionStore {
         let end = match &entry.reader {
             Some(LiveReader::Mutation(log)) => (log.end(), log.resume_offset()),
             Some(LiveReader::Transcript(log)) => (log.end(), log.resume_offset()),
+            Some(LiveReader::Agent(log)) => (log.end(), log.resume_offset()),
             _ => return ReadPlan::Full,
         };
         if meta.size > end.0 {
@@ -232,6 +302,14 @@ impl SessionStore {
                 &mut entry.stored.dialog,
                 path,
             ),
+            Some(LiveReader::Agent(log)) => feed(
+                log,
+                offset,
+                bytes,
+                max_bytes,
+                &mut entry.stored.dialog,
+                path,
+            ),
             _ => None,
         };
         let Some(changed) = fed else {
@@ -241,9 +319,12 @@ impl SessionStore {
             });
         };
         entry.meta = Some(meta);
-        let workspace_changed = entry.stored.workspace.as_deref() != workspace;
+        let workspace = workspace
+            .map(str::to_owned)
+            .or_else(|| entry.stored.dialog.folder.as_deref().map(super::folder_key));
+        let workspace_changed = entry.stored.workspace != workspace;
         if workspace_changed {
-            entry.stored.workspace = workspace.map(str::to_owned);
+            entry.stored.workspace = workspace;
         }
         let changed = changed || workspace_changed;
         if changed {
@@ -266,9 +347,12 @@ impl SessionStore {
     ) -> Result<ApplyOutcome, SessionError> {
         match read_full(path, bytes, self.max_bytes) {
             Ok((dialog, reader)) => {
+                let workspace = workspace
+                    .map(str::to_owned)
+                    .or_else(|| dialog.folder.as_deref().map(super::folder_key));
                 let stored = StoredDialog {
                     path: path.to_owned(),
-                    workspace: workspace.map(str::to_owned),
+                    workspace,
                     dialog,
                     available: true,
                     error: None,
@@ -339,6 +423,7 @@ impl SessionStore {
                     FileKind::Json => SessionFormat::Export,
                     FileKind::Jsonl => SessionFormat::NativeJsonl,
                     FileKind::Transcript => SessionFormat::Transcript,
+                    FileKind::Agent(agent) => agent.format(),
                 };
                 let mut dialog = empty_dialog(format);
                 dialog.session_id = file_stem(path);
@@ -400,7 +485,7 @@ impl SessionStore {
     pub fn entries(&self) -> impl Iterator<Item = &StoredDialog> {
         self.entries
             .values()
-            .filter(|e| !e.shadowed)
+            .filter(|e| !e.shadowed && self.serves(e))
             .map(|e| &e.stored)
     }
 
@@ -414,7 +499,7 @@ impl SessionStore {
         let paths = self.by_id.get(session_id)?;
         let mut best: Option<&Entry> = None;
         for entry in paths.iter().filter_map(|p| self.entries.get(p)) {
-            if entry.shadowed {
+            if entry.shadowed || !self.serves(entry) {
                 continue;
             }
             if !matches!(best, Some(b) if !better(entry, b)) {
@@ -429,10 +514,17 @@ impl SessionStore {
         // VS Code writes an empty session file when a chat view opens; such a session must not
         // shadow the dialog the user is actually in, so dialogs with requests come first and an
         // empty one is current only when no dialog has requests.
-        self.entries
-            .values()
-            .filter(|e| !e.shadowed && e.stored.available)
-            .filter(|e| workspace.is_none() || e.stored.workspace.as_deref() == workspace)
+        let candidates = || {
+            self.entries
+                .values()
+                .filter(|e| !e.shadowed && e.stored.available && self.serves(e))
+                .filter(|e| workspace.is_none() || e.stored.workspace.as_deref() == workspace)
+        };
+        let own = self
+            .current_source
+            .filter(|source| candidates().any(|e| e.stored.dialog.source == *source));
+        candidates()
+            .filter(|e| own.is_none_or(|source| e.stored.dialog.source == source))
             .max_by(|a, b| {
                 let (a, b) = (&a.stored, &b.stored);
                 (!a.dialog.requests.is_empty())

@@ -325,7 +325,10 @@ impl TranscriptState {
             .map(|(i, req)| {
                 let index = i + 1;
                 let text = match &req.text {
-                    Some(Got::Val(text)) => text.clone(),
+                    // Older Copilot agents appended a `<current_datetime>` block to the text.
+                    Some(Got::Val(text)) => {
+                        super::agents::copilot_cli::strip_injected(text).to_string()
+                    }
                     Some(Got::Wrong(what)) => {
                         notes.push(format!(
                             "request {index}'s content is {what}, not text; its text is empty"

@@ -73,6 +73,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let (timestamp, time) = request_time(first.timestamp);
     ToolResult::ok(json!({
         "sessionId": dialog.session_id,
+        "source": dialog.source,
         "firstRequest": crate::text::preview(&first.text, PREVIEW_CHARS),
         "timestamp": timestamp,
         "time": time,

@@ -110,6 +110,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let (timestamp, time) = request_time(request.timestamp);
     ToolResult::ok(json!({
         "sessionId": dialog.session_id,
+        "source": dialog.source,
         "request": request.text,
         "index": index,
         "timestamp": timestamp,

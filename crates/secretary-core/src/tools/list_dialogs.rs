@@ -89,6 +89,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
             let dialog = &entry.dialog;
             json!({
                 "sessionId": dialog.session_id,
+                "source": dialog.source,
                 "title": dialog.title,
                 "created": timestamp_value(dialog.creation_date),
                 "lastActivity": timestamp_value(dialog.last_activity),

@@ -106,6 +106,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
             let request = entry.dialog.requests.get(reference.index.checked_sub(1)?)?;
             Some(json!({
                 "sessionId": reference.session_id,
+                "source": entry.dialog.source,
                 "title": entry.dialog.title,
                 "index": reference.index,
                 "timestamp": timestamp_value(request.timestamp),

@@ -1,0 +1,359 @@
+//! Claude Code transcripts: `~/.claude/projects/<slug>/<sessionId>.jsonl`.
+//!
+//! One JSON object per line. Conversation lines carry `type` (`user`, `assistant`), `message`
+//! (`{role, content, model}`: `content` is a string or an array of parts `text`, `image`,
+//! `tool_use`, `tool_result`, `thinking`), `uuid`, `timestamp` (ISO 8601), `sessionId`, `cwd`
+//! (the folder), `isSidechain`, `isMeta`. Other lines: `attachment` (context the harness adds; a
+//! `queued_command` attachment is a prompt typed while the agent was busy), `summary` /
+//! `custom-title` (titles), `system`, `file-history-snapshot`, `queue-operation`, `last-prompt`,
+//! `permission-mode`, `progress`.
+//!
+//! A request is what the person typed: a `user` line that is not meta (`isMeta`: skill and
+//! command expansions, caveats), not a sub-agent's prompt (`isSidechain`), not a compaction
+//! summary (`isCompactSummary`), not a tool result, and not harness output (`<bash-stdout>`,
+//! `<local-command-stdout>`, ...). A slash command (`<command-name>`) reads as `/name args` and a
+//! shell escape (`<bash-input>`) as `!command`, the way the person typed them. "[Request
+//! interrupted by user]" cancels the current request.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::{parse_line, raw_str, raw_time, raw_true, Common, Turn};
+
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<&'a RawValue>,
+    #[serde(rename = "sessionId", borrow, default)]
+    session_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    cwd: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    timestamp: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    uuid: Option<&'a RawValue>,
+    #[serde(rename = "isMeta", borrow, default)]
+    is_meta: Option<&'a RawValue>,
+    #[serde(rename = "isSidechain", borrow, default)]
+    is_sidechain: Option<&'a RawValue>,
+    #[serde(rename = "isCompactSummary", borrow, default)]
+    is_compact_summary: Option<&'a RawValue>,
+    #[serde(rename = "isVisibleInTranscriptOnly", borrow, default)]
+    transcript_only: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    message: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    attachment: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    summary: Option<&'a RawValue>,
+    #[serde(rename = "customTitle", borrow, default)]
+    custom_title: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(borrow, default)]
+    content: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    model: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Part<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    text: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Attachment<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    prompt: Option<&'a RawValue>,
+}
+
+/// What a user line's content is.
+enum Content {
+    /// Text the person typed (after turning commands back into what was typed).
+    Prompt(String),
+    /// "[Request interrupted by user...]".
+    Interrupt,
+    /// Tool results, harness output, injected context: not a request.
+    NotAPrompt,
+}
+
+const INTERRUPT: &str = "[Request interrupted by user";
+
+/// Text parts that the IDE integration or the harness adds next to the person's text.
+fn injected_part(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("<ide_opened_file>")
+        || t.starts_with("<ide_selection>")
+        || t.starts_with("<ide_diagnostics>")
+        || t.starts_with("<system-reminder>")
+}
+
+/// The text between `<tag>` and `</tag>`, if both are there.
+fn tag<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let open = format!("<{name}>");
+    let close = format!("</{name}>");
+    let start = text.find(&open)? + open.len();
+    let end = text[start..].find(&close)? + start;
+    Some(&text[start..end])
+}
+
+/// Harness output that is shown as a user line but was not typed.
+const OUTPUT_TAGS: &[&str] = &[
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "<command-stdout>",
+    "<system-reminder>",
+    "<task-notification>",
+];
+
+fn classify_text(text: &str) -> Content {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Content::NotAPrompt;
+    }
+    if trimmed.starts_with(INTERRUPT) {
+        return Content::Interrupt;
+    }
+    if OUTPUT_TAGS.iter().any(|t| trimmed.starts_with(t)) {
+        return Content::NotAPrompt;
+    }
+    if let Some(name) = tag(trimmed, "command-name") {
+        let name = name.trim();
+        let args = tag(trimmed, "command-args").map(str::trim).unwrap_or("");
+        let mut typed = if name.starts_with('/') {
+            name.to_string()
+        } else {
+            format!("/{name}")
+        };
+        if !args.is_empty() {
+            typed.push(' ');
+            typed.push_str(args);
+        }
+        return Content::Prompt(typed);
+    }
+    if trimmed.starts_with("<bash-input>") {
+        if let Some(command) = tag(trimmed, "bash-input") {
+            return Content::Prompt(format!("!{command}"));
+        }
+    }
+    Content::Prompt(text.to_string())
+}
+
+fn classify(content: &RawValue) -> Content {
+    let raw = content.get();
+    if raw.starts_with('"') {
+        return match raw_str(Some(content)) {
+            Some(text) => classify_text(&text),
+            None => Content::NotAPrompt,
+        };
+    }
+    let Ok(parts) = serde_json::from_str::<Vec<Part>>(raw) else {
+        return Content::NotAPrompt;
+    };
+    let mut texts = Vec::new();
+    for part in &parts {
+        match raw_str(part.kind).as_deref() {
+            Some("tool_result") => return Content::NotAPrompt,
+            Some("text") => {
+                if let Some(text) = raw_str(part.text) {
+                    if !injected_part(&text) {
+                        texts.push(text);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    classify_text(&texts.join("\n"))
+}
+
+/// The reduced state of a Claude Code transcript.
+#[derive(Debug, Clone)]
+pub(crate) struct ClaudeState {
+    pub common: Common,
+    /// A `customTitle` was seen (it beats a `summary`).
+    custom_title: bool,
+}
+
+impl ClaudeState {
+    pub(crate) fn new(details: Option<usize>) -> Self {
+        ClaudeState {
+            common: Common::new(details),
+            custom_title: false,
+        }
+    }
+
+    pub(crate) fn apply_line(&mut self, text: &str) -> Result<bool, String> {
+        let Some(line) = parse_line::<Line>(text)? else {
+            return Ok(false);
+        };
+        let Some(kind) = raw_str(line.kind) else {
+            return Err("no line `type`".into());
+        };
+        let c = &mut self.common;
+        c.events += 1;
+        let ts = raw_time(line.timestamp);
+        let mut changed = c.seen_at(ts);
+        if c.session_id.is_none() {
+            if let Some(id) = raw_str(line.session_id) {
+                c.session_id = Some(id);
+                changed = true;
+            }
+        }
+        // The folder the session was started in: the first `cwd` (later lines follow the shell's
+        // `cd`s, which do not move the session to another project).
+        if c.folder.is_none() && !raw_true(line.is_sidechain) {
+            if let Some(cwd) = raw_str(line.cwd) {
+                c.folder = Some(cwd);
+                changed = true;
+            }
+        }
+        match kind.as_str() {
+            "user" => changed |= self.user(&line, ts),
+            "assistant" => changed |= self.assistant(&line),
+            "attachment" => changed |= self.attachment(&line, ts),
+            "summary" if !self.custom_title => {
+                if let Some(summary) = raw_str(line.summary) {
+                    self.common.title = Some(summary);
+                    changed = true;
+                }
+            }
+            "custom-title" => {
+                if let Some(title) = raw_str(line.custom_title) {
+                    self.common.title = Some(title);
+                    self.custom_title = true;
+                    changed = true;
+                }
+            }
+            "summary"
+            | "system"
+            | "ai-title"
+            | "agent-name"
+            | "file-history-snapshot"
+            | "queue-operation"
+            | "last-prompt"
+            | "permission-mode"
+            | "progress"
+            | "tag"
+            | "pr-link" => {}
+            other => {
+                self.common.unknown_type(other);
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    fn push(&mut self, text: String, id: Option<String>, ts: Option<i64>) -> bool {
+        let model = self.common.model.clone();
+        self.common.turns.push(Turn {
+            id,
+            text,
+            timestamp: ts,
+            model,
+            ..Default::default()
+        });
+        true
+    }
+
+    fn user(&mut self, line: &Line, ts: Option<i64>) -> bool {
+        if raw_true(line.is_meta)
+            || raw_true(line.is_sidechain)
+            || raw_true(line.is_compact_summary)
+            || raw_true(line.transcript_only)
+        {
+            return false;
+        }
+        let Some(message) = line
+            .message
+            .and_then(|m| serde_json::from_str::<Message>(m.get()).ok())
+        else {
+            return false;
+        };
+        let Some(content) = message.content else {
+            return false;
+        };
+        match classify(content) {
+            Content::Prompt(text) => self.push(text, raw_str(line.uuid), ts),
+            Content::Interrupt => match self.common.turns.last_mut() {
+                Some(turn) if !turn.canceled => {
+                    turn.canceled = true;
+                    true
+                }
+                _ => false,
+            },
+            Content::NotAPrompt => false,
+        }
+    }
+
+    fn attachment(&mut self, line: &Line, ts: Option<i64>) -> bool {
+        let Some(att) = line
+            .attachment
+            .and_then(|a| serde_json::from_str::<Attachment>(a.get()).ok())
+        else {
+            return false;
+        };
+        if raw_str(att.kind).as_deref() != Some("queued_command") || raw_true(line.is_sidechain) {
+            return false;
+        }
+        match raw_str(att.prompt) {
+            Some(prompt) if !prompt.trim().is_empty() => self.push(prompt, raw_str(line.uuid), ts),
+            _ => false,
+        }
+    }
+
+    fn assistant(&mut self, line: &Line) -> bool {
+        if raw_true(line.is_sidechain) {
+            return false;
+        }
+        let message = line
+            .message
+            .and_then(|m| serde_json::from_str::<Message>(m.get()).ok());
+        let wants = self.common.wants_details();
+        let mut changed = false;
+        if let Some(message) = &message {
+            if let Some(model) = raw_str(message.model).filter(|m| !m.starts_with('<')) {
+                if self.common.model.as_deref() != Some(model.as_str()) {
+                    self.common.model = Some(model);
+                }
+            }
+        }
+        let model = self.common.model.clone();
+        let Some(turn) = self.common.turns.last_mut() else {
+            return false;
+        };
+        if !turn.answered {
+            turn.answered = true;
+            changed = true;
+        }
+        if turn.model.is_none() && model.is_some() {
+            turn.model = model;
+            changed = true;
+        }
+        if wants {
+            if let Some(parts) = message
+                .and_then(|m| m.content)
+                .and_then(|c| serde_json::from_str::<Vec<Part>>(c.get()).ok())
+            {
+                for part in parts {
+                    match raw_str(part.kind).as_deref() {
+                        Some("text") => turn.markdown.extend(raw_str(part.text)),
+                        Some("tool_use") | Some("server_tool_use") => turn.tool_calls += 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        changed
+    }
+}

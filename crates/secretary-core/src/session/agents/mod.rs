@@ -1,0 +1,440 @@
+//! Readers for other agents' own session logs, into the same [`Dialog`] model as VS Code's chats:
+//! GitHub Copilot CLI ([`copilot_cli`]), Claude Code ([`claude_code`]) and OpenAI Codex CLI
+//! ([`codex`]).
+//!
+//! All three are append-only JSON Lines logs, so they are read through the same [`LineLog`] as
+//! VS Code's mutation logs: a log that grew costs the appended lines. Only what the person typed
+//! becomes a request: tool results, meta lines, command expansions and the environment or
+//! instruction blocks an agent injects are left out. Lines of a type the reader does not know are
+//! skipped and counted in a diagnostic, never a failure.
+//!
+//! Why this module does not use the hand-written visitors of `de.rs`: these logs are small next to
+//! VS Code's sessions and their shapes move fast; small `serde` structs that borrow `RawValue`s
+//! (no allocation for the skipped parts) are easy to keep up to date and just as liberal.
+
+pub(crate) mod claude_code;
+pub(crate) mod codex;
+pub(crate) mod copilot_cli;
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::lines::{line_error, LineLog, LineSink};
+use super::model::{Dialog, Request, RequestStatus, SessionFormat};
+use super::record::{empty_dialog, fill_dialog_fields, push_capped, Got, HeaderRec};
+use super::time::parse_iso_ms;
+use crate::text::preview;
+
+/// The workspace key of a folder an agent log names: its `file://` URI, spelled as Node's
+/// `url.pathToFileURL(folder).href` spells it (the key VS Code's `workspace.json` and the hosts
+/// use), so that an agent's dialogs and VS Code's chats of the same folder share a workspace.
+pub fn folder_key(folder: &str) -> String {
+    let windows = folder.len() >= 2
+        && folder.as_bytes()[1] == b':'
+        && folder.as_bytes()[0].is_ascii_alphabetic();
+    let mut path = folder.to_string();
+    if windows {
+        path = path.replace('\\', "/");
+    }
+    if path.len() > 1 {
+        while path.ends_with('/') && path.len() > 1 && !path.ends_with(":/") {
+            path.pop();
+        }
+    }
+    let mut out = String::from("file://");
+    if windows {
+        out.push('/');
+    }
+    for byte in path.bytes() {
+        let keep = byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&byte);
+        if keep {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// Which agent's log a file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Agent {
+    CopilotCli,
+    ClaudeCode,
+    Codex,
+}
+
+impl Agent {
+    pub(crate) fn format(self) -> SessionFormat {
+        match self {
+            Agent::CopilotCli => SessionFormat::CopilotCli,
+            Agent::ClaudeCode => SessionFormat::ClaudeCode,
+            Agent::Codex => SessionFormat::Codex,
+        }
+    }
+}
+
+fn has_component(path: &str, wanted: &str) -> bool {
+    path.split(['/', '\\']).any(|c| c == wanted)
+}
+
+/// The top-level keys that tell the formats apart, read from the first line.
+#[derive(Deserialize, Default)]
+struct Sniff<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<&'a RawValue>,
+    #[serde(rename = "parentUuid", borrow, default)]
+    parent_uuid: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    payload: Option<&'a RawValue>,
+}
+
+/// Claude Code's line types (the first line of a transcript is one of them).
+const CLAUDE_TYPES: &[&str] = &[
+    "user",
+    "assistant",
+    "attachment",
+    "system",
+    "summary",
+    "custom-title",
+    "ai-title",
+    "agent-name",
+    "file-history-snapshot",
+    "queue-operation",
+    "last-prompt",
+    "permission-mode",
+    "progress",
+    "tag",
+    "pr-link",
+];
+
+/// Decides whether a file is another agent's log: by its content first (Codex's `session_meta` /
+/// `payload`, Claude Code's `parentUuid` and line types), then by where it lies (a Copilot CLI
+/// log looks like a Copilot transcript and is told by its `session-state` / `.copilot` folder).
+/// `None`: one of VS Code's own formats.
+pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> Option<Agent> {
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = &bytes[start..];
+    if rest.first() != Some(&b'{') {
+        return None;
+    }
+    let line = match memchr::memchr(b'\n', rest) {
+        Some(end) => &rest[..end],
+        None => rest,
+    };
+    let sniff = std::str::from_utf8(line)
+        .ok()
+        .and_then(|text| serde_json::from_str::<Sniff>(text).ok());
+    let kind = sniff
+        .as_ref()
+        .and_then(|s| s.kind)
+        .and_then(|k| serde_json::from_str::<String>(k.get()).ok());
+    if let Some(sniff) = &sniff {
+        if kind.as_deref() == Some("session_meta") || sniff.payload.is_some() {
+            return Some(Agent::Codex);
+        }
+        if sniff.parent_uuid.is_some() {
+            return Some(Agent::ClaudeCode);
+        }
+    }
+    if let Some(kind) = kind.as_deref() {
+        if CLAUDE_TYPES.contains(&kind) {
+            return Some(Agent::ClaudeCode);
+        }
+        if kind.contains('.')
+            && (has_component(file_name, "session-state") || has_component(file_name, ".copilot"))
+        {
+            return Some(Agent::CopilotCli);
+        }
+    }
+    let lower = file_name.to_ascii_lowercase();
+    if !lower.ends_with(".jsonl") {
+        return None;
+    }
+    // A first line without a `type` (an older Codex rollout) or still being written: the place
+    // decides.
+    if kind.is_none() {
+        let base = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
+        if base.starts_with("rollout-") {
+            return Some(Agent::Codex);
+        }
+        if has_component(&lower, ".claude") && has_component(&lower, "projects") {
+            return Some(Agent::ClaudeCode);
+        }
+    }
+    None
+}
+
+/// One request as an agent reader keeps it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Turn {
+    pub id: Option<String>,
+    pub text: String,
+    pub timestamp: Option<i64>,
+    pub model: Option<String>,
+    /// The agent wrote something after it.
+    pub answered: bool,
+    /// The agent said the turn is over.
+    pub done: bool,
+    pub canceled: bool,
+    pub failed: bool,
+    /// Assistant text (details path only).
+    pub markdown: Vec<String>,
+    pub tool_calls: usize,
+}
+
+/// What Claude Code and Codex readers share: the session's fields, the requests, the skipped
+/// line types.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Common {
+    pub session_id: Option<String>,
+    pub folder: Option<String>,
+    pub title: Option<String>,
+    pub start: Option<i64>,
+    pub last_event: Option<i64>,
+    pub model: Option<String>,
+    pub turns: Vec<Turn>,
+    /// Readable lines so far (a file with none is not a session).
+    pub events: usize,
+    /// Lines of unknown types, by type.
+    pub unknown: BTreeMap<String, usize>,
+    /// The 0-based request whose response text to keep.
+    pub details: Option<usize>,
+}
+
+impl Common {
+    pub(crate) fn new(details: Option<usize>) -> Self {
+        Common {
+            details,
+            ..Default::default()
+        }
+    }
+
+    /// Notes a line's time; `true` when it moved the last activity.
+    pub(crate) fn seen_at(&mut self, ts: Option<i64>) -> bool {
+        match ts {
+            Some(ts) if !matches!(self.last_event, Some(last) if last >= ts) => {
+                self.last_event = Some(ts);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub(crate) fn unknown_type(&mut self, kind: &str) {
+        // Bounded: a file cannot grow the map without limit.
+        if self.unknown.len() < 32 || self.unknown.contains_key(kind) {
+            *self.unknown.entry(preview(kind, 40)).or_default() += 1;
+        }
+    }
+
+    /// Whether assistant text for the current (last) request is wanted.
+    pub(crate) fn wants_details(&self) -> bool {
+        self.details.is_some() && self.details == self.turns.len().checked_sub(1)
+    }
+
+    pub(crate) fn details_of(&self, position: usize) -> Option<(String, usize)> {
+        let turn = self.turns.get(position)?;
+        let blocks: Vec<&str> = turn
+            .markdown
+            .iter()
+            .map(|m| m.trim())
+            .filter(|m| !m.is_empty())
+            .collect();
+        Some((blocks.join("\n\n"), turn.tool_calls))
+    }
+
+    /// Builds the dialog from the state and replaces `dialog` when it differs.
+    pub(crate) fn refresh(
+        &self,
+        agent: Agent,
+        turns: &[Turn],
+        dialog: &mut Dialog,
+        file_name: &str,
+        extra_diags: Vec<String>,
+    ) -> bool {
+        let fresh = build(self, agent, turns, file_name, extra_diags);
+        if *dialog == fresh {
+            return false;
+        }
+        *dialog = fresh;
+        true
+    }
+}
+
+/// The status of a request from what followed it.
+pub(crate) fn turn_status(turn: &Turn, last: bool) -> RequestStatus {
+    if turn.canceled {
+        RequestStatus::Canceled
+    } else if turn.failed {
+        RequestStatus::Failed
+    } else if last && !turn.done && !turn.answered {
+        RequestStatus::InProgress
+    } else {
+        RequestStatus::Complete
+    }
+}
+
+fn build(
+    common: &Common,
+    agent: Agent,
+    turns: &[Turn],
+    file_name: &str,
+    extra_diags: Vec<String>,
+) -> Dialog {
+    let count = turns.len();
+    let mut dialog = empty_dialog(agent.format());
+    dialog.requests = turns
+        .iter()
+        .enumerate()
+        .map(|(i, turn)| Request {
+            index: i + 1,
+            request_id: turn.id.clone(),
+            text: turn.text.clone(),
+            timestamp: turn.timestamp,
+            model_id: turn.model.clone(),
+            agent_id: None,
+            status: turn_status(turn, i + 1 == count),
+        })
+        .collect();
+    let header = HeaderRec {
+        session_id: common.session_id.clone().map(Got::Val),
+        creation_date: common.start.map(Got::Val),
+        last_message_date: common.last_event.map(Got::Val),
+        custom_title: common.title.clone().map(Got::Val),
+        ..Default::default()
+    };
+    let mut notes = Vec::new();
+    fill_dialog_fields(&mut dialog, file_name, &header, &mut notes);
+    dialog.folder = common.folder.clone();
+    let mut diagnostics = extra_diags;
+    push_capped(&mut diagnostics, &notes);
+    let unknown: Vec<String> = common
+        .unknown
+        .iter()
+        .map(|(kind, n)| {
+            let lines = if *n == 1 { "line" } else { "lines" };
+            format!("{n} {lines} of unknown type `{kind}` skipped")
+        })
+        .collect();
+    push_capped(&mut diagnostics, &unknown);
+    dialog.diagnostics = diagnostics;
+    dialog
+}
+
+/// A JSON string value, if `raw` is one.
+pub(crate) fn raw_str(raw: Option<&RawValue>) -> Option<String> {
+    let raw = raw?;
+    if !raw.get().starts_with('"') {
+        return None;
+    }
+    serde_json::from_str::<String>(raw.get()).ok()
+}
+
+/// Whether `raw` is the JSON literal `true`.
+pub(crate) fn raw_true(raw: Option<&RawValue>) -> bool {
+    raw.is_some_and(|r| r.get() == "true")
+}
+
+/// A time given as an ISO 8601 string or as milliseconds.
+pub(crate) fn raw_time(raw: Option<&RawValue>) -> Option<i64> {
+    let raw = raw?;
+    match raw_str(Some(raw)) {
+        Some(text) => parse_iso_ms(&text),
+        None => raw
+            .get()
+            .parse::<f64>()
+            .ok()
+            .and_then(|ms| (ms.is_finite() && ms.abs() < 1e15).then_some(ms as i64)),
+    }
+}
+
+/// Parses one log line into `T`, with the reasons [`LineLog`] shows for a skipped line. `None`:
+/// the line is blank.
+pub(crate) fn parse_line<'a, T: Deserialize<'a>>(text: &'a str) -> Result<Option<T>, String> {
+    match super::de::json_kind_of(text) {
+        Some("an object") => {}
+        Some(other) => return Err(format!("the line is {other}, not an object")),
+        None => return Ok(None),
+    }
+    serde_json::from_str::<T>(text)
+        .map(Some)
+        .map_err(|e| line_error(&e))
+}
+
+/// The reader state of one agent log.
+#[derive(Debug, Clone)]
+pub(crate) enum AgentSink {
+    CopilotCli(copilot_cli::CopilotCliState),
+    ClaudeCode(claude_code::ClaudeState),
+    Codex(codex::CodexState),
+}
+
+impl AgentSink {
+    /// `details`: the 0-based request whose response to keep (the details path).
+    pub(crate) fn new(agent: Agent, details: Option<usize>) -> Self {
+        match agent {
+            Agent::CopilotCli => AgentSink::CopilotCli(copilot_cli::CopilotCliState::new(details)),
+            Agent::ClaudeCode => AgentSink::ClaudeCode(claude_code::ClaudeState::new(details)),
+            Agent::Codex => AgentSink::Codex(codex::CodexState::new(details)),
+        }
+    }
+
+    pub(crate) fn events(&self) -> usize {
+        match self {
+            AgentSink::CopilotCli(s) => s.events(),
+            AgentSink::ClaudeCode(s) => s.common.events,
+            AgentSink::Codex(s) => s.common.events,
+        }
+    }
+
+    pub(crate) fn request_count(&self) -> usize {
+        match self {
+            AgentSink::CopilotCli(s) => s.request_count(),
+            AgentSink::ClaudeCode(s) => s.common.turns.len(),
+            AgentSink::Codex(s) => s.turns().len(),
+        }
+    }
+
+    pub(crate) fn details_of(&self, position: usize) -> Option<(String, usize)> {
+        match self {
+            AgentSink::CopilotCli(s) => s.details_of(position),
+            AgentSink::ClaudeCode(s) => s.common.details_of(position),
+            AgentSink::Codex(s) => s.details_of(position),
+        }
+    }
+}
+
+impl LineSink for AgentSink {
+    fn apply_line(&mut self, line: &str) -> Result<bool, String> {
+        match self {
+            AgentSink::CopilotCli(s) => s.apply_line(line),
+            AgentSink::ClaudeCode(s) => s.apply_line(line),
+            AgentSink::Codex(s) => s.apply_line(line),
+        }
+    }
+
+    fn refresh(&mut self, dialog: &mut Dialog, file_name: &str, extra_diags: Vec<String>) -> bool {
+        match self {
+            AgentSink::CopilotCli(s) => s.refresh(dialog, file_name, extra_diags),
+            AgentSink::ClaudeCode(s) => s.common.refresh(
+                Agent::ClaudeCode,
+                &s.common.turns,
+                dialog,
+                file_name,
+                extra_diags,
+            ),
+            AgentSink::Codex(s) => s.refresh(dialog, file_name, extra_diags),
+        }
+    }
+}
+
+/// A fresh log reader for `agent`.
+pub(crate) fn new_log(agent: Agent, details: Option<usize>) -> LineLog<AgentSink> {
+    LineLog::new(AgentSink::new(agent, details))
+}

@@ -1,0 +1,471 @@
+//! The agent readers (Copilot CLI, Claude Code, Codex) on real logs (`shared/fixtures/agent-sessions`)
+//! and on small synthetic ones.
+//!
+//! The expected prompts of the real logs are computed here, independently of the crate, with
+//! `serde_json::Value` and the plain rule each format documents: Copilot CLI `user.message`
+//! `data.content` without the appended `<current_datetime>` block; Claude Code `type: "user"` lines
+//! that are not meta, not sidechain, not tool results, not harness output or interrupt markers,
+//! plus `queued_command` attachments; Codex `event_msg` `user_message`s. The first prompt of each is
+//! also pinned literally. When `shared/` is not found the real-log tests say so and pass.
+
+use std::path::PathBuf;
+
+use secretary_core::session::{
+    parse, parse_as, response_details, DialogSource, DialogStatus, FileMeta, ReadPlan,
+    RequestStatus, SessionFormat, SessionStore,
+};
+use serde_json::Value;
+
+fn agent_fixture(name: &str) -> Option<(String, Vec<u8>)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // `shared/` beside the checkout (CI), or one level up (a worktree under `wt/`).
+    for up in ["../../../shared", "../../../../shared"] {
+        let path = root.join(up).join("fixtures/agent-sessions").join(name);
+        if path.is_file() {
+            let bytes = std::fs::read(&path).expect("readable fixture");
+            return Some((path.to_string_lossy().into_owned(), bytes));
+        }
+    }
+    eprintln!("SKIP: shared/fixtures/agent-sessions/{name} not found; real-log test not run");
+    None
+}
+
+fn lines(bytes: &[u8]) -> Vec<Value> {
+    std::str::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn texts(d: &secretary_core::session::Dialog) -> Vec<String> {
+    d.requests.iter().map(|r| r.text.clone()).collect()
+}
+
+const COPILOT: &str = "copilot-cli__Tokisaki7-Dev__HAWZX-AI__27d7ef99.jsonl";
+const CLAUDE: &str = "claude-code__4thehalibit__omarchy-backup__8a3e5a2e.jsonl";
+const CODEX: &str = "codex__Xu-Wentao__dotfile__rollout-019d6d75.jsonl";
+
+#[test]
+fn copilot_cli_real_log_prompts() {
+    let Some((path, bytes)) = agent_fixture(COPILOT) else {
+        return;
+    };
+    let expected: Vec<String> = lines(&bytes)
+        .iter()
+        .filter(|v| v["type"] == "user.message")
+        .map(|v| {
+            let text = v["data"]["content"].as_str().unwrap();
+            match text.find("<current_datetime>") {
+                Some(at) if text.trim_end().ends_with("</current_datetime>") => {
+                    text[..at].trim_end().to_string()
+                }
+                _ => text.to_string(),
+            }
+        })
+        .collect();
+    assert_eq!(expected.len(), 5, "the README counts 5 prompts");
+    assert_eq!(
+        expected[0],
+        "qual é melhor pra criar o programa do guia completo voce ou o gemini?"
+    );
+    let d = parse_as(DialogSource::CopilotCli, &path, &bytes).unwrap();
+    assert_eq!(texts(&d), expected);
+    assert_eq!(d.source, DialogSource::CopilotCli);
+    assert_eq!(d.format, SessionFormat::CopilotCli);
+    assert_eq!(d.session_id, "27d7ef99-f7c7-43eb-8599-cb469623c8f7");
+    // The last request ended in model errors.
+    assert_eq!(d.requests[4].status, RequestStatus::Failed);
+    // Under `~/.copilot/session-state/` the file is told apart from a VS Code transcript by
+    // its place alone.
+    let placed = format!("/home/u/.copilot/session-state/{COPILOT}");
+    let d2 = parse(&placed, &bytes).unwrap();
+    assert_eq!(d2.source, DialogSource::CopilotCli);
+    assert_eq!(texts(&d2), expected);
+    // Elsewhere it reads as a Copilot transcript, with the same prompts.
+    let d3 = parse(&path, &bytes).unwrap();
+    assert_eq!(d3.format, SessionFormat::Transcript);
+    assert_eq!(texts(&d3), expected);
+}
+
+/// The independent reading of a Claude Code transcript's prompts.
+fn claude_expected(bytes: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    for v in lines(bytes) {
+        if v["type"] == "attachment" && v["attachment"]["type"] == "queued_command" {
+            out.push(v["attachment"]["prompt"].as_str().unwrap().to_string());
+            continue;
+        }
+        if v["type"] != "user" || v["isMeta"] == true || v["isSidechain"] == true {
+            continue;
+        }
+        let text = match &v["message"]["content"] {
+            Value::String(s) => s.clone(),
+            Value::Array(parts) => {
+                if parts.iter().any(|p| p["type"] == "tool_result") {
+                    continue;
+                }
+                parts
+                    .iter()
+                    .filter(|p| p["type"] == "text")
+                    .map(|p| p["text"].as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+            _ => continue,
+        };
+        if text.starts_with("[Request interrupted")
+            || text.starts_with("<bash-stdout>")
+            || text.starts_with("<local-command-")
+        {
+            continue;
+        }
+        let text = match text
+            .strip_prefix("<bash-input>")
+            .and_then(|t| t.strip_suffix("</bash-input>"))
+        {
+            Some(command) => format!("!{command}"),
+            None => text,
+        };
+        out.push(text);
+    }
+    out
+}
+
+#[test]
+fn claude_code_real_log_prompts() {
+    let Some((path, bytes)) = agent_fixture(CLAUDE) else {
+        return;
+    };
+    let expected = claude_expected(&bytes);
+    assert_eq!(
+        expected,
+        [
+            "we changed sleep to 10 minutes but it doesnt seem to be that anymore",
+            "stop",
+            "we changed wallpaper and sleep time to 10 minutes it seems short again",
+            "! killall hypridle && hypridle &",
+            "but will it stay as 10 minutes",
+        ]
+    );
+    let d = parse(&path, &bytes).unwrap();
+    assert_eq!(d.source, DialogSource::ClaudeCode);
+    assert_eq!(texts(&d), expected);
+    assert_eq!(d.folder.as_deref(), Some("/home/vwestberg/Claude"));
+    assert_eq!(d.session_id, "8a3e5a2e-788d-4759-ad92-56023d9aee60");
+    // "stop" was followed by "[Request interrupted by user]".
+    assert_eq!(d.requests[1].status, RequestStatus::Canceled);
+    assert!(d.requests[0]
+        .model_id
+        .as_deref()
+        .unwrap()
+        .starts_with("claude"));
+    let first = response_details(&path, &bytes, 1).unwrap();
+    assert!(first.tool_calls > 0, "{first:?}");
+    assert!(!first.markdown.is_empty());
+}
+
+#[test]
+fn codex_real_log_prompts() {
+    let Some((path, bytes)) = agent_fixture(CODEX) else {
+        return;
+    };
+    let all = lines(&bytes);
+    let expected: Vec<String> = all
+        .iter()
+        .filter(|v| v["type"] == "event_msg" && v["payload"]["type"] == "user_message")
+        .map(|v| v["payload"]["message"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(expected[0], "volcano的podgroup有可能会比pod先创建么?");
+    assert_eq!(expected.len(), 2);
+    let d = parse(&path, &bytes).unwrap();
+    assert_eq!(d.source, DialogSource::Codex);
+    assert_eq!(texts(&d), expected);
+    assert_eq!(
+        d.folder.as_deref(),
+        Some("/Users/xuwentao/Projects/github/volcano")
+    );
+    assert_eq!(d.session_id, all[0]["payload"]["id"].as_str().unwrap());
+    assert_eq!(d.status, DialogStatus::Complete);
+    let second = response_details(&path, &bytes, 2).unwrap();
+    assert!(!second.markdown.is_empty());
+}
+
+/// Feeding a real log to the store in growing pieces gives the dialog of a whole read, and each
+/// step reads only from where the last one ended.
+#[test]
+fn agent_logs_follow_appends() {
+    for (name, placed) in [
+        (COPILOT, format!("/h/.copilot/session-state/x/{COPILOT}")),
+        (CLAUDE, format!("/h/.claude/projects/-p/{CLAUDE}")),
+        (CODEX, format!("/h/.codex/sessions/2026/04/08/{CODEX}")),
+    ] {
+        let Some((_, bytes)) = agent_fixture(name) else {
+            return;
+        };
+        let whole = parse(&placed, &bytes).unwrap();
+        let mut store = SessionStore::new();
+        let mut cut = bytes.len() / 3;
+        // Cut in the middle of a line.
+        while bytes[cut - 1] == b'\n' {
+            cut += 1;
+        }
+        let meta = |size: usize| FileMeta {
+            size: size as u64,
+            mtime_ms: size as f64,
+        };
+        store
+            .apply(&placed, None, meta(cut), 0, &bytes[..cut])
+            .unwrap();
+        let mut end = cut;
+        for next in [bytes.len() * 2 / 3, bytes.len()] {
+            let plan = store.plan(&placed, meta(next));
+            let ReadPlan::From { offset } = plan else {
+                panic!("{name}: expected an incremental read, got {plan:?}");
+            };
+            assert!(offset as usize <= end && end - offset as usize <= 64);
+            let out = store
+                .apply(
+                    &placed,
+                    None,
+                    meta(next),
+                    offset,
+                    &bytes[offset as usize..next],
+                )
+                .unwrap();
+            assert!(!out.needs_full_read, "{name}");
+            end = next;
+        }
+        let got = &store.entry(&placed).unwrap().dialog;
+        assert_eq!(texts(got), texts(&whole), "{name}");
+        assert_eq!(got.status, whole.status, "{name}");
+        assert_eq!(got.source, whole.source, "{name}");
+    }
+}
+
+#[test]
+fn claude_code_synthetic_lines() {
+    let log = [
+        r#"{"type":"summary","summary":"Fixing the build","leafUuid":"x"}"#,
+        r#"{"parentUuid":null,"type":"user","isMeta":true,"message":{"role":"user","content":"<command-message>init</command-message> expanded prompt"},"sessionId":"s1","cwd":"/w","timestamp":"2026-01-01T00:00:00Z"}"#,
+        r#"{"parentUuid":null,"type":"user","message":{"role":"user","content":"<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>src/lib.rs</command-args>"},"uuid":"u1","sessionId":"s1","cwd":"/w","timestamp":"2026-01-01T00:00:01Z"}"#,
+        r#"{"type":"user","message":{"role":"user","content":"<local-command-stdout>done</local-command-stdout>"},"sessionId":"s1","cwd":"/w"}"#,
+        r#"{"type":"assistant","message":{"role":"assistant","model":"claude-x","content":[{"type":"text","text":"Looking."},{"type":"tool_use","id":"t","name":"Read","input":{}}]},"sessionId":"s1","cwd":"/w","timestamp":"2026-01-01T00:00:02Z"}"#,
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"file body"}]},"sessionId":"s1","cwd":"/w"}"#,
+        r#"{"type":"user","isSidechain":true,"message":{"role":"user","content":"sub-agent task"},"sessionId":"s1","cwd":"/w"}"#,
+        r#"{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued..."},"sessionId":"s1","cwd":"/w"}"#,
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"<ide_opened_file>The user opened a.rs</ide_opened_file>"},{"type":"text","text":"why does it fail?"},{"type":"image","source":{}}]},"uuid":"u2","sessionId":"s1","cwd":"/w","timestamp":"2026-01-01T00:00:03Z"}"#,
+        r#"{"type":"brand-new-kind","x":1}"#,
+        r#"[1,2]"#,
+    ]
+    .join("\n");
+    let d = parse("/h/.claude/projects/-w/s1.jsonl", log.as_bytes()).unwrap();
+    assert_eq!(texts(&d), ["/review src/lib.rs", "why does it fail?"]);
+    assert_eq!(d.title, "Fixing the build");
+    assert_eq!(d.folder.as_deref(), Some("/w"));
+    assert_eq!(d.requests[0].status, RequestStatus::Complete);
+    assert_eq!(d.requests[1].status, RequestStatus::InProgress);
+    assert_eq!(d.requests[0].model_id.as_deref(), Some("claude-x"));
+    assert!(
+        d.diagnostics
+            .iter()
+            .any(|m| m.contains("unknown type `brand-new-kind`")),
+        "{:?}",
+        d.diagnostics
+    );
+    assert!(d.diagnostics.iter().any(|m| m.contains("line 11")));
+    let details = response_details("/h/.claude/projects/-w/s1.jsonl", log.as_bytes(), 1).unwrap();
+    assert_eq!(details.markdown, "Looking.");
+    assert_eq!(details.tool_calls, 1);
+}
+
+#[test]
+fn codex_older_rollouts_use_response_items() {
+    let enveloped = [
+        r#"{"timestamp":"2025-09-01T10:00:00Z","type":"session_meta","payload":{"id":"c1","timestamp":"2025-09-01T10:00:00Z","cwd":"/repo"}}"#,
+        r#"{"timestamp":"2025-09-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_instructions>be brief</user_instructions>"}]}}"#,
+        r#"{"timestamp":"2025-09-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"}]}}"#,
+        r#"{"timestamp":"2025-09-01T10:00:02Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"add a test"}]}}"#,
+        r#"{"timestamp":"2025-09-01T10:00:03Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Added."}]}}"#,
+    ]
+    .join("\n");
+    let d = parse(
+        "/h/.codex/sessions/2025/09/01/rollout-x.jsonl",
+        enveloped.as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(texts(&d), ["add a test"]);
+    assert_eq!(d.session_id, "c1");
+    assert_eq!(d.folder.as_deref(), Some("/repo"));
+    assert_eq!(d.requests[0].status, RequestStatus::Complete);
+
+    let bare = [
+        r#"{"id":"c2","timestamp":"2025-05-01T10:00:00Z","instructions":null}"#,
+        r#"{"record_type":"state"}"#,
+        r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>x</environment_context>"}]}"#,
+        r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"fix the bug"}]}"#,
+    ]
+    .join("\n");
+    let d = parse(
+        "/h/.codex/sessions/2025/05/01/rollout-y.jsonl",
+        bare.as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(texts(&d), ["fix the bug"]);
+    assert_eq!(d.session_id, "c2");
+    assert_eq!(d.requests[0].status, RequestStatus::InProgress);
+
+    // A turn aborted by the person.
+    let aborted = [
+        r#"{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"c3","cwd":"/r"}}"#,
+        r#"{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"go"}}"#,
+        r#"{"timestamp":"2026-01-01T00:00:02Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}"#,
+        r#"{"timestamp":"2026-01-01T00:00:03Z","type":"mystery","payload":{}}"#,
+    ]
+    .join("\n");
+    let d = parse("rollout-z.jsonl", aborted.as_bytes()).unwrap();
+    assert_eq!(d.requests[0].status, RequestStatus::Canceled);
+    assert!(d.diagnostics.iter().any(|m| m.contains("`mystery`")));
+}
+
+#[test]
+fn copilot_cli_folder_from_start_or_workspace_yaml() {
+    let log = [
+        r#"{"type":"session.start","data":{"sessionId":"k1","startTime":"2026-01-01T00:00:00Z","context":{"cwd":"/proj","branch":"main"}},"id":"e1","timestamp":"2026-01-01T00:00:00Z"}"#,
+        r#"{"type":"user.message","data":{"content":"hello","transformedContent":"hello\n<reminder>x</reminder>"},"id":"e2","timestamp":"2026-01-01T00:00:01Z"}"#,
+    ]
+    .join("\n");
+    let d = parse("/h/.copilot/session-state/k1/events.jsonl", log.as_bytes()).unwrap();
+    assert_eq!(d.source, DialogSource::CopilotCli);
+    assert_eq!(d.folder.as_deref(), Some("/proj"));
+    assert_eq!(texts(&d), ["hello"]);
+    assert_eq!(
+        secretary_core::session::workspace_yaml_cwd("id: k1\ncwd: /some/where\nbranch: main\n"),
+        Some("/some/where".into())
+    );
+    assert_eq!(
+        secretary_core::session::workspace_yaml_cwd("cwd: \"C:\\\\Users\\\\me\"\n"),
+        Some("C:\\Users\\me".into())
+    );
+}
+
+/// One store with a VS Code chat and a Claude Code session of the same folder: the workspace of
+/// the agent's dialog comes from its `cwd`, the current dialog follows the agent that asks, a
+/// source filter narrows what is served, and `find` maps a source and session id to the file.
+#[test]
+fn store_sources_current_and_find() {
+    let folder_uri = secretary_core::session::folder_key("/w/my proj");
+    assert_eq!(folder_uri, "file:///w/my%20proj");
+    let vscode = r#"{"version":3,"sessionId":"v1","creationDate":1767225600000,"requests":[{"requestId":"r","message":{"text":"from vs code"},"timestamp":1767225600000}]}"#;
+    let claude = [
+        r#"{"parentUuid":null,"type":"user","message":{"role":"user","content":"from claude"},"uuid":"u","sessionId":"c1","cwd":"/w/my proj","timestamp":"2025-12-31T00:00:00Z"}"#,
+    ]
+    .join("\n");
+    let mut store = SessionStore::new();
+    let meta = |n: usize| FileMeta {
+        size: n as u64,
+        mtime_ms: 1.0,
+    };
+    store
+        .apply(
+            "/u/ws/chatSessions/v1.json",
+            Some(&folder_uri),
+            meta(vscode.len()),
+            0,
+            vscode.as_bytes(),
+        )
+        .unwrap();
+    let claude_path = "/h/.claude/projects/-w-my-proj/c1.jsonl";
+    store
+        .apply(claude_path, None, meta(claude.len()), 0, claude.as_bytes())
+        .unwrap();
+    assert_eq!(
+        store.entry(claude_path).unwrap().workspace.as_deref(),
+        Some(folder_uri.as_str())
+    );
+    // The VS Code chat is newer, so it is current by default ...
+    assert_eq!(
+        store.current(Some(&folder_uri)).unwrap().dialog.session_id,
+        "v1"
+    );
+    // ... but Claude Code asking gets its own session.
+    store.set_current_source(Some(DialogSource::ClaudeCode));
+    assert_eq!(
+        store.current(Some(&folder_uri)).unwrap().dialog.session_id,
+        "c1"
+    );
+    // An agent without a session here falls back to any source.
+    store.set_current_source(Some(DialogSource::Codex));
+    assert_eq!(
+        store.current(Some(&folder_uri)).unwrap().dialog.session_id,
+        "v1"
+    );
+    store.set_sources(Some(vec![DialogSource::ClaudeCode]));
+    let served: Vec<_> = store
+        .entries()
+        .map(|e| e.dialog.session_id.clone())
+        .collect();
+    assert_eq!(served, ["c1"]);
+    assert!(store.get("v1").is_none());
+    store.set_sources(None);
+    assert_eq!(
+        store.find(DialogSource::ClaudeCode, "c1").unwrap().path,
+        claude_path
+    );
+    assert!(store.find(DialogSource::CopilotCli, "c1").is_none());
+    assert!(store.find(DialogSource::Vscode, "v1").is_some());
+}
+
+/// Timing, not a check: `cargo test --release -p secretary-core --test agent_sessions -- --ignored
+/// --nocapture` prints the cost of a whole read of a large Claude Code log next to the cost of
+/// following one appended line.
+#[test]
+#[ignore]
+fn timing_whole_read_versus_one_appended_line() {
+    let Some((_, sample)) = agent_fixture(CLAUDE) else {
+        return;
+    };
+    let mut bytes = Vec::new();
+    while bytes.len() < 40 * 1024 * 1024 {
+        bytes.extend_from_slice(&sample);
+    }
+    let path = "/h/.claude/projects/-w/big.jsonl";
+    let meta = |n: usize| FileMeta {
+        size: n as u64,
+        mtime_ms: n as f64,
+    };
+    let mut store = SessionStore::new();
+    let start = std::time::Instant::now();
+    store
+        .apply(path, None, meta(bytes.len()), 0, &bytes)
+        .unwrap();
+    let whole = start.elapsed();
+    let line = br#"{"type":"user","message":{"role":"user","content":"one more"},"sessionId":"x","cwd":"/w","timestamp":"2026-05-01T00:00:00Z"}
+"#;
+    let before = bytes.len();
+    bytes.extend_from_slice(line);
+    let start = std::time::Instant::now();
+    let ReadPlan::From { offset } = store.plan(path, meta(bytes.len())) else {
+        panic!("not incremental");
+    };
+    store
+        .apply(
+            path,
+            None,
+            meta(bytes.len()),
+            offset,
+            &bytes[offset as usize..],
+        )
+        .unwrap();
+    let append = start.elapsed();
+    assert!(offset as usize >= before - 64);
+    let requests = store.entry(path).unwrap().dialog.requests.len();
+    println!(
+        "claude log {:.1} MB, {requests} requests: whole read {:?}, one appended line {:?} ({:.0}x)",
+        before as f64 / 1048576.0,
+        whole,
+        append,
+        whole.as_secs_f64() / append.as_secs_f64()
+    );
+}

@@ -1,0 +1,244 @@
+// Other agents' own histories, end to end: a fake HOME seeded with a Copilot CLI, a Claude Code and
+// a Codex session of one project folder (and the real shared samples of other folders), then
+// `node dist/cli.js mcp` started in that folder over real stdio, as each agent would start it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+import { ROOT, tempDir } from './helpers';
+
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const AGENT_FIXTURES = [path.join(ROOT, '..', 'shared', 'fixtures', 'agent-sessions'), '/work/shared/fixtures/agent-sessions'].find(
+  (dir) => fs.existsSync(dir),
+);
+
+type Content = { type: string; text: string }[];
+
+function write(file: string, lines: unknown[]): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+}
+
+/** A fake HOME with one session of each agent for `project`, the Copilot CLI one newest. */
+function seedHome(home: string, project: string): void {
+  write(path.join(home, '.claude', 'projects', '-proj', 'c1aude00-0000-4000-8000-000000000001.jsonl'), [
+    { type: 'permission-mode', permissionMode: 'default', sessionId: 'c1aude00-0000-4000-8000-000000000001' },
+    {
+      parentUuid: null,
+      type: 'user',
+      message: { role: 'user', content: 'claude: first prompt' },
+      uuid: 'u1',
+      timestamp: '2026-03-01T10:00:00.000Z',
+      sessionId: 'c1aude00-0000-4000-8000-000000000001',
+      cwd: project,
+    },
+    {
+      parentUuid: 'u1',
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'not a prompt' }] },
+      uuid: 'u2',
+      timestamp: '2026-03-01T10:00:05.000Z',
+      sessionId: 'c1aude00-0000-4000-8000-000000000001',
+      cwd: project,
+    },
+  ]);
+  write(path.join(home, '.codex', 'sessions', '2026', '03', '02', 'rollout-2026-03-02T10-00-00-c0dex000-0000-4000-8000-000000000002.jsonl'), [
+    {
+      timestamp: '2026-03-02T10:00:00.000Z',
+      type: 'session_meta',
+      payload: { id: 'c0dex000-0000-4000-8000-000000000002', timestamp: '2026-03-02T10:00:00.000Z', cwd: project },
+    },
+    {
+      timestamp: '2026-03-02T10:00:01.000Z',
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `<environment_context><cwd>${project}</cwd></environment_context>` }] },
+    },
+    { timestamp: '2026-03-02T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'codex: first prompt' } },
+  ]);
+  write(path.join(home, '.copilot', 'session-state', 'c0p11070-0000-4000-8000-000000000003', 'events.jsonl'), [
+    {
+      type: 'session.start',
+      data: { sessionId: 'c0p11070-0000-4000-8000-000000000003', startTime: '2026-03-03T10:00:00.000Z', context: { cwd: project } },
+      id: 'e1',
+      timestamp: '2026-03-03T10:00:00.000Z',
+      parentId: null,
+    },
+    {
+      type: 'user.message',
+      data: { content: 'copilot: first prompt\n\n<current_datetime>2026-03-03T10:00:01.000Z</current_datetime>', attachments: [] },
+      id: 'e2',
+      timestamp: '2026-03-03T10:00:01.000Z',
+      parentId: 'e1',
+    },
+  ]);
+  // The real samples, in other folders: they must not count as this folder's dialogs.
+  if (AGENT_FIXTURES) {
+    const copy = (name: string, to: string) => {
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.copyFileSync(path.join(AGENT_FIXTURES, name), to);
+    };
+    copy('claude-code__4thehalibit__omarchy-backup__8a3e5a2e.jsonl', path.join(home, '.claude', 'projects', '-home-vwestberg-Claude', '8a3e5a2e.jsonl'));
+    copy('codex__Xu-Wentao__dotfile__rollout-019d6d75.jsonl', path.join(home, '.codex', 'sessions', '2026', '04', '08', 'rollout-019d6d75.jsonl'));
+    copy('copilot-cli__Tokisaki7-Dev__HAWZX-AI__27d7ef99.jsonl', path.join(home, '.copilot', 'session-state', '27d7ef99.jsonl'));
+  }
+}
+
+function homeEnv(home: string): Record<string, string> {
+  const env: Record<string, string> = {
+    ...getDefaultEnvironment(),
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    SECRETARY_STATE_DIR: path.join(home, 'state'),
+  };
+  for (const key of ['CLAUDECODE', 'CODEX_HOME', 'COPILOT_HOME', 'CLAUDE_CONFIG_DIR', 'XDG_STATE_HOME']) {
+    delete env[key];
+  }
+  return env;
+}
+
+async function firstRequestAs(clientName: string, home: string, project: string, extra: string[] = []) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...extra],
+    env: homeEnv(home),
+    cwd: project,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const result = await client.callTool({ name: 'secretary_get_first_request', arguments: {} });
+    const text = (result.content as Content)[0]?.text ?? '';
+    const dialogs = await client.callTool({ name: 'secretary_list_dialogs', arguments: {} });
+    return {
+      first: JSON.parse(text) as { success: boolean; firstRequest: string; source: string; sessionId: string },
+      dialogs: JSON.parse((dialogs.content as Content)[0]?.text ?? '') as { dialogs: { source: string; sessionId: string }[] },
+      stderr,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+test('mcp in a project folder: each agent gets its own session as the current dialog', async () => {
+  const tmp = tempDir();
+  try {
+    const home = path.join(tmp.dir, 'home');
+    fs.mkdirSync(path.join(tmp.dir, 'my project'), { recursive: true });
+    const project = fs.realpathSync(path.join(tmp.dir, 'my project'));
+    seedHome(home, project);
+    for (const [client, source, text] of [
+      ['claude-code', 'claude-code', 'claude: first prompt'],
+      ['codex-mcp-client', 'codex', 'codex: first prompt'],
+      ['github-copilot-cli', 'copilot-cli', 'copilot: first prompt'],
+    ] as const) {
+      const { first, dialogs, stderr } = await firstRequestAs(client, home, project);
+      assert.equal(first.success, true, `${client}: ${JSON.stringify(first)} ${stderr}`);
+      assert.equal(first.firstRequest, text, client);
+      assert.equal(first.source, source, client);
+      // Only this folder's three dialogs, one per agent, each with its source.
+      assert.deepEqual(dialogs.dialogs.map((d) => d.source).sort(), ['claude-code', 'codex', 'copilot-cli'], client);
+    }
+    // An unknown client gets the folder's newest dialog (Copilot CLI's); --current-from overrides.
+    assert.equal((await firstRequestAs('some-client', home, project)).first.source, 'copilot-cli');
+    assert.equal((await firstRequestAs('some-client', home, project, ['--current-from', 'codex'])).first.source, 'codex');
+    // --source narrows what is served.
+    const narrowed = await firstRequestAs('claude-code', home, project, ['--source', 'codex']);
+    assert.deepEqual(narrowed.dialogs.dialogs.map((d) => d.source), ['codex']);
+    assert.equal(narrowed.first.source, 'codex');
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test('mcp and call start with no session source at all', async () => {
+  const tmp = tempDir();
+  try {
+    const home = path.join(tmp.dir, 'empty-home');
+    const project = path.join(tmp.dir, 'proj');
+    fs.mkdirSync(home, { recursive: true });
+    fs.mkdirSync(project, { recursive: true });
+    const call = spawnSync(process.execPath, [CLI, 'call', 'list_project_flags'], {
+      cwd: project,
+      env: homeEnv(home),
+      encoding: 'utf8',
+    });
+    assert.equal(call.status, 0, call.stderr + call.stdout);
+    assert.equal((JSON.parse(call.stdout) as { success: boolean }).success, true, call.stdout);
+    const { first } = await firstRequestAs('claude-code', home, project);
+    assert.equal(first.success, false);
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test('show --json gives the user prompts of each shared agent sample', { skip: !AGENT_FIXTURES && 'shared/fixtures/agent-sessions absent' }, () => {
+  const dir = AGENT_FIXTURES as string;
+  const read = (name: string) =>
+    fs
+      .readFileSync(path.join(dir, name), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Record<string, any>);
+  // Independent readings, by each format's documented rule.
+  const expected: Record<string, string[]> = {
+    'copilot-cli__Tokisaki7-Dev__HAWZX-AI__27d7ef99.jsonl': read('copilot-cli__Tokisaki7-Dev__HAWZX-AI__27d7ef99.jsonl')
+      .filter((v) => v.type === 'user.message')
+      .map((v) => String(v.data.content).replace(/\s*<current_datetime>[^<]*<\/current_datetime>\s*$/, '')),
+    'claude-code__4thehalibit__omarchy-backup__8a3e5a2e.jsonl': read('claude-code__4thehalibit__omarchy-backup__8a3e5a2e.jsonl').flatMap((v) => {
+      if (v.type === 'attachment' && v.attachment?.type === 'queued_command') {
+        return [String(v.attachment.prompt)];
+      }
+      if (v.type !== 'user' || v.isMeta || v.isSidechain) {
+        return [];
+      }
+      const c = v.message.content;
+      const text = typeof c === 'string' ? c : c.some((p: any) => p.type === 'tool_result') ? '' : c.filter((p: any) => p.type === 'text').map((p: any) => p.text).join('\n');
+      if (!text || /^(\[Request interrupted|<bash-stdout>|<local-command-)/.test(text)) {
+        return [];
+      }
+      const bash = /^<bash-input>([\s\S]*)<\/bash-input>$/.exec(text);
+      return [bash ? `!${bash[1]}` : text];
+    }),
+    'codex__Xu-Wentao__dotfile__rollout-019d6d75.jsonl': read('codex__Xu-Wentao__dotfile__rollout-019d6d75.jsonl')
+      .filter((v) => v.type === 'event_msg' && v.payload.type === 'user_message')
+      .map((v) => String(v.payload.message)),
+  };
+  const sources: Record<string, string> = {
+    'copilot-cli__Tokisaki7-Dev__HAWZX-AI__27d7ef99.jsonl': 'copilot-cli',
+    'claude-code__4thehalibit__omarchy-backup__8a3e5a2e.jsonl': 'claude-code',
+    'codex__Xu-Wentao__dotfile__rollout-019d6d75.jsonl': 'codex',
+  };
+  for (const [name, prompts] of Object.entries(expected)) {
+    assert.ok(prompts.length >= 2, name);
+    const plain = spawnSync(process.execPath, [CLI, 'show', path.join(dir, name), '--json'], { encoding: 'utf8' });
+    assert.equal(plain.status, 0, plain.stderr);
+    const dialog = JSON.parse(plain.stdout) as { requests: { text: string }[]; source: string };
+    assert.deepEqual(dialog.requests.map((r) => r.text), prompts, name);
+    const forced = spawnSync(process.execPath, [CLI, 'show', path.join(dir, name), '--json', '--source', sources[name]], { encoding: 'utf8' });
+    assert.equal(forced.status, 0, forced.stderr);
+    const dialog2 = JSON.parse(forced.stdout) as { requests: { text: string }[]; source: string };
+    assert.equal(dialog2.source, sources[name]);
+    assert.deepEqual(dialog2.requests.map((r) => r.text), prompts, name);
+  }
+});
+
+test('agentSessionOfResource maps other agents\' chat resources to a source and a session id', async () => {
+  const { agentSessionOfResource } = await import('../../src/sessions/agents');
+  assert.deepEqual(agentSessionOfResource('copilotcli', '/27d7ef99-f7c7-43eb-8599-cb469623c8f7'), {
+    source: 'copilot-cli',
+    sessionId: '27d7ef99-f7c7-43eb-8599-cb469623c8f7',
+  });
+  assert.deepEqual(agentSessionOfResource('claude-code', '/8a3e5a2e-788d'), { source: 'claude-code', sessionId: '8a3e5a2e-788d' });
+  assert.equal(agentSessionOfResource('vscode-chat-session', '/abc'), undefined);
+  assert.equal(agentSessionOfResource('copilotcli', '/a b'), undefined);
+});
