@@ -15,7 +15,7 @@
 /** The core's `Caller`, as JSON. */
 export type Caller =
   | { kind: 'local'; sessionId: string }
-  | { kind: 'foreign'; scheme: string; resource: string }
+  | { kind: 'foreign'; scheme: string; resource: string; sessionId?: string }
   | { kind: 'unknown'; shape: string };
 
 /** The live copy of the last focused chat, or why there is none (the core's `LiveCopy`). */
@@ -64,7 +64,10 @@ export function callerOfResource(resource: unknown): Caller {
   }
   const { scheme, authority, path } = parts;
   if (scheme !== LOCAL_CHAT_SCHEME) {
-    return { kind: 'foreign', scheme, resource: display(parts) };
+    // Other agents' chats name their session in the last path segment (`copilotcli:/<id>`); the
+    // core knows which schemes it can read.
+    const last = lastSegment(path);
+    return { kind: 'foreign', scheme, resource: display(parts), ...(last ? { sessionId: last } : {}) };
   }
   if (authority !== LOCAL_CHAT_AUTHORITY) {
     // Another provider's sessions under VS Code's scheme (e.g. a remote agent host).
@@ -137,6 +140,20 @@ function keysOf(value: object): string {
 function display(parts: UriParts): string {
   const text = `${parts.scheme}:${parts.authority ? `//${parts.authority}` : ''}${parts.path}`;
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+function lastSegment(path: string): string | undefined {
+  const segment = path.split('/').filter(Boolean).pop();
+  if (segment === undefined) {
+    return undefined;
+  }
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  return safeId(decoded) ? decoded : undefined;
 }
 
 function decodeBase64Url(text: string): string | undefined {

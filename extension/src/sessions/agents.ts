@@ -158,28 +158,3 @@ function isFile(p: string): boolean {
   }
 }
 
-/**
- * The agent session a VS Code chat of another agent names: `copilotcli:` → Copilot CLI,
- * `claude-code:` → Claude Code (and `codex:` / `openai-codex:` → Codex), the session id being the
- * last segment of the resource's path. Look the dialog up with
- * `DialogSessionsService.findDialog(source, sessionId)`. `undefined`: not an agent's chat.
- */
-export function agentSessionOfResource(scheme: string, resourcePath: string): { source: DialogSource; sessionId: string } | undefined {
-  const source: DialogSource | undefined = (
-    { copilotcli: 'copilot-cli', 'copilot-cli': 'copilot-cli', 'claude-code': 'claude-code', codex: 'codex', 'openai-codex': 'codex' } as Record<
-      string,
-      DialogSource
-    >
-  )[scheme.toLowerCase()];
-  const segment = resourcePath.split('/').filter(Boolean).pop();
-  if (!source || !segment) {
-    return undefined;
-  }
-  let sessionId = segment;
-  try {
-    sessionId = decodeURIComponent(segment);
-  } catch {
-    // keep it as written
-  }
-  return /^[A-Za-z0-9._-]{1,256}$/.test(sessionId) ? { source, sessionId } : undefined;
-}

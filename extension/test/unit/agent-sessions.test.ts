@@ -232,13 +232,42 @@ test('show --json gives the user prompts of each shared agent sample', { skip: !
   }
 });
 
-test('agentSessionOfResource maps other agents\' chat resources to a source and a session id', async () => {
-  const { agentSessionOfResource } = await import('../../src/sessions/agents');
-  assert.deepEqual(agentSessionOfResource('copilotcli', '/27d7ef99-f7c7-43eb-8599-cb469623c8f7'), {
-    source: 'copilot-cli',
-    sessionId: '27d7ef99-f7c7-43eb-8599-cb469623c8f7',
-  });
-  assert.deepEqual(agentSessionOfResource('claude-code', '/8a3e5a2e-788d'), { source: 'claude-code', sessionId: '8a3e5a2e-788d' });
-  assert.equal(agentSessionOfResource('vscode-chat-session', '/abc'), undefined);
-  assert.equal(agentSessionOfResource('copilotcli', '/a b'), undefined);
+test("a chat of another agent in VS Code (copilotcli:, claude-code:) is answered from that agent's own log", async () => {
+  const { callerOf } = await import('../../src/chat/caller');
+  const { WasmCore } = await import('../../src/core/wasm');
+  const { silentLogger } = await import('../../src/log');
+  const { agentSessionFiles, agentRoots } = await import('../../src/sessions/agents');
+  const { DialogSessionsService } = await import('../../src/sessions/DialogSessionsService');
+  const home = tempDir();
+  try {
+    const project = path.join(home.dir, 'project');
+    fs.mkdirSync(project, { recursive: true });
+    seedHome(home.dir, project);
+    const roots = agentRoots({ HOME: home.dir }, home.dir);
+    const core = new WasmCore(path.join(ROOT, 'dist', 'wasm'), silentLogger);
+    const service = new DialogSessionsService(core, { files: () => agentSessionFiles(roots), watchDirs: () => [] }, silentLogger, {
+      workspace: undefined,
+    });
+    await service.start(false);
+    const ask = async (resource: string) => {
+      const caller = callerOf({ sessionResource: resource });
+      assert.ok(caller);
+      const live = async () => ({ error: 'not a VS Code chat' });
+      return JSON.parse(await service.invokeTool('get_first_request', {}, { caller, live })) as Record<string, unknown>;
+    };
+    const claude = await ask('claude-code:/c1aude00-0000-4000-8000-000000000001');
+    assert.equal(claude.success, true, JSON.stringify(claude));
+    assert.equal(claude.firstRequest, 'claude: first prompt');
+    assert.equal(claude.source, 'claude-code');
+    assert.equal(claude.dialogFrom, 'caller');
+    const copilot = await ask('copilotcli:/c0p11070-0000-4000-8000-000000000003');
+    assert.equal(copilot.firstRequest, 'copilot: first prompt', JSON.stringify(copilot));
+    assert.equal(copilot.source, 'copilot-cli');
+    const unknown = await ask('copilotcli:/00000000-0000-4000-8000-00000000dead');
+    assert.equal(unknown.error_type, 'caller_not_found', JSON.stringify(unknown));
+    const other = await ask('some-other-agent:/x');
+    assert.equal(other.error_type, 'unsupported_chat', JSON.stringify(other));
+  } finally {
+    home.cleanup();
+  }
 });

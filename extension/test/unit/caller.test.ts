@@ -56,7 +56,9 @@ test('every token shape names the calling chat, or says it cannot', () => {
     kind: 'foreign',
     scheme: 'copilotcli',
     resource: 'copilotcli:/abc',
+    sessionId: 'abc',
   });
+  assert.equal((callerOf({ sessionResource: 'copilotcli:/..%2F..%2Fetc' }) as { sessionId?: string }).sessionId, undefined);
   assert.equal(callerOf({ sessionResource: 'claude-code:/s/1' })?.kind, 'foreign');
   // no token: another extension called
   assert.equal(callerOf(undefined), undefined);

@@ -28,9 +28,15 @@ pub enum Caller {
     /// token's `sessionId`): its file is `chatSessions/<sessionId>.jsonl` (or `.json`).
     #[serde(rename_all = "camelCase")]
     Local { session_id: String },
-    /// A chat VS Code hosts for another agent (`copilotcli:`, `claude-code:`, `agent-host-*`...).
+    /// A chat VS Code hosts for another agent (`copilotcli:/<id>`, `claude-code:/<id>`,
+    /// `agent-host-*`...): `session_id` is the resource's last path segment, when it has one.
     #[serde(rename_all = "camelCase")]
-    Foreign { scheme: String, resource: String },
+    Foreign {
+        scheme: String,
+        resource: String,
+        #[serde(default)]
+        session_id: Option<String>,
+    },
     /// A token was given but the host could not read it (a shape this version does not know).
     #[serde(rename_all = "camelCase")]
     Unknown { shape: String },

@@ -57,6 +57,17 @@ impl DialogSource {
         }
     }
 
+    /// The agent whose chats VS Code shows under a session-resource `scheme` (`copilotcli:`
+    /// from the Copilot extension, `claude-code:`, Codex's), whose own logs the Secretary reads.
+    pub fn of_chat_scheme(scheme: &str) -> Option<DialogSource> {
+        match scheme.to_ascii_lowercase().as_str() {
+            "copilotcli" | "copilot-cli" => Some(DialogSource::CopilotCli),
+            "claude-code" => Some(DialogSource::ClaudeCode),
+            "codex" | "openai-codex" => Some(DialogSource::Codex),
+            _ => None,
+        }
+    }
+
     /// The source named `name` (`vscode`, `copilot-cli`, `claude-code`, `codex`).
     pub fn parse(name: &str) -> Option<DialogSource> {
         DialogSource::ALL.into_iter().find(|s| s.as_str() == name)

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::session::live::{self, Caller, DialogFrom, LiveCopy, Refusal};
-use crate::session::{SessionStore, StoredDialog};
+use crate::session::{DialogSource, SessionStore, StoredDialog};
 use crate::tooling::{ToolContext, ToolResult};
 
 include!(concat!(env!("OUT_DIR"), "/tools_registry.rs"));
@@ -78,15 +78,46 @@ pub(crate) fn resolve_dialog<'a>(
                 live: None,
             })
             .ok_or_else(|| ToolResult::error(errors::NO_ACTIVE_DIALOG)),
-        Some(Caller::Foreign { scheme, resource }) => Err(ToolResult::failure(
-            format!(
-                "This chat is a {scheme} session ({resource}); the Secretary cannot read that agent's sessions yet."
-            ),
-            "unsupported_chat",
-        )
-        .with_instruction("Pass sessionId (from list_dialogs) to read a VS Code dialog instead.")),
+        Some(Caller::Foreign {
+            scheme,
+            resource,
+            session_id,
+        }) => {
+            let Some(source) = DialogSource::of_chat_scheme(scheme) else {
+                return Err(ToolResult::failure(
+                    format!(
+                        "This chat is a {scheme} session ({resource}); the Secretary cannot read that agent's sessions."
+                    ),
+                    "unsupported_chat",
+                )
+                .with_instruction("Pass sessionId (from list_dialogs) to read another dialog instead."));
+            };
+            // Agents write their own logs as they go: the log on disk is the live chat.
+            session_id
+                .as_deref()
+                .and_then(|id| store.find(source, id))
+                .map(|stored| Resolved {
+                    stored: Cow::Borrowed(stored),
+                    from: DialogFrom::Caller,
+                    live: None,
+                })
+                .ok_or_else(|| {
+                    ToolResult::failure(
+                        format!(
+                            "This chat is a {} session ({resource}) whose log the Secretary has not found.",
+                            source.as_str()
+                        ),
+                        "caller_not_found",
+                    )
+                    .with_instruction(
+                        "Check that the Secretary reads this agent's logs (setting copilotChatSecretary.sources), or pass sessionId (from list_dialogs).",
+                    )
+                })
+        }
         Some(Caller::Unknown { shape }) => Err(ToolResult::failure(
-            format!("Could not tell which chat called this tool (its invocation token is {shape})."),
+            format!(
+                "Could not tell which chat called this tool (its invocation token is {shape})."
+            ),
             "unknown_caller",
         )
         .with_instruction("Pass sessionId (from list_dialogs) to choose the dialog.")),
