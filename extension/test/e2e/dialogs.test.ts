@@ -69,6 +69,7 @@ test('get_first_request and get_request answer with the contract', async () => {
     time: '2025-10-14T09:25:00.000Z',
     totalRequests: 3,
     dialogFrom: 'argument',
+    source: 'vscode',
   });
 });
 

@@ -83,6 +83,9 @@ test('MCP: the offered definition starts a server the SDK client can use, on thi
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+  // Read what changed on disk up to now (earlier tests open chats, and VS Code writes their files),
+  // as the MCP server's first scan will.
+  await api.sessions.refresh();
   const dialogs = api.sessions
     .getDialogs()
     .map((entry) => entry.dialog.sessionId)
