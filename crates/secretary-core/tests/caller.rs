@@ -259,11 +259,22 @@ fn bad_live_copies_give_a_clear_answer_never_a_panic() {
 #[test]
 fn other_agents_chats_and_unreadable_tokens_are_said_plainly() {
     let store = store();
+    // An agent whose logs the Secretary reads, but whose session is not among them.
     let foreign = Caller::Foreign {
         scheme: "copilotcli".into(),
         resource: "copilotcli:/abc".into(),
+        session_id: Some("abc".into()),
     };
     let out = call(&store, "get_first_request", json!({}), Some(&foreign), None);
+    assert_eq!(out["error_type"], "caller_not_found");
+    assert!(!out.to_string().contains("words of"));
+    // A scheme of an agent it cannot read.
+    let other = Caller::Foreign {
+        scheme: "agent-host-x".into(),
+        resource: "agent-host-x:/abc".into(),
+        session_id: Some("abc".into()),
+    };
+    let out = call(&store, "get_first_request", json!({}), Some(&other), None);
     assert_eq!(out["error_type"], "unsupported_chat");
     let unknown = Caller::Unknown {
         shape: "an object with keys [foo]".into(),
