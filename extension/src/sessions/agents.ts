@@ -1,8 +1,7 @@
-import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import type { SessionFile } from './discovery';
+import { isDir, isFile, listDir, type SessionFile } from './discovery';
 
 /** The agents whose own session logs the Secretary reads, as the core names them. */
 export type DialogSource = 'vscode' | 'copilot-cli' | 'claude-code' | 'codex';
@@ -133,28 +132,3 @@ export function parseSources(values: string[] | undefined): DialogSource[] {
   }
   return out;
 }
-
-function listDir(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-

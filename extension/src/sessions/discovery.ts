@@ -194,7 +194,8 @@ export function listSessionFiles(dir: string): string[] {
     .filter((file) => isFile(file));
 }
 
-function listDir(dir: string): string[] {
+/** The names in `dir`; none when it cannot be read. */
+export function listDir(dir: string): string[] {
   try {
     return fs.readdirSync(dir);
   } catch {
@@ -202,7 +203,7 @@ function listDir(dir: string): string[] {
   }
 }
 
-function isDir(p: string): boolean {
+export function isDir(p: string): boolean {
   try {
     return fs.statSync(p).isDirectory();
   } catch {
@@ -210,7 +211,7 @@ function isDir(p: string): boolean {
   }
 }
 
-function isFile(p: string): boolean {
+export function isFile(p: string): boolean {
   try {
     return fs.statSync(p).isFile();
   } catch {
