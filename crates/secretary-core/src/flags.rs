@@ -174,45 +174,47 @@ pub fn set(
 ) -> Result<Option<Value>, ToolResult> {
     check_name(name)?;
     check_value(&value)?;
-    locked(
-        host,
-        scope.area(),
-        FLAGS_FILE,
-        |err| unavailable(scope, err),
-        || {
-            let mut flags = load(host, scope)?;
-            if !flags.contains_key(name) && flags.len() >= MAX_FLAGS {
-                return Err(ToolResult::failure(
-                    format!(
-                        "Too many {} flags (at most {MAX_FLAGS}); delete some first",
-                        scope.as_str()
-                    ),
-                    "limit",
-                ));
-            }
-            let previous = flags.insert(name.to_string(), value);
-            save(host, scope, &flags)?;
-            Ok(previous)
-        },
-    )
+    update(host, scope, |flags| {
+        if !flags.contains_key(name) && flags.len() >= MAX_FLAGS {
+            return Err(ToolResult::failure(
+                format!(
+                    "Too many {} flags (at most {MAX_FLAGS}); delete some first",
+                    scope.as_str()
+                ),
+                "limit",
+            ));
+        }
+        let previous = flags.insert(name.to_string(), value);
+        save(host, scope, flags)?;
+        Ok(previous)
+    })
 }
 
 /// Removes a flag; returns the value it had (`None`: it was not set, nothing was written).
 pub fn remove(host: &dyn Host, scope: Scope, name: &str) -> Result<Option<Value>, ToolResult> {
     check_name(name)?;
+    update(host, scope, |flags| {
+        let previous = flags.remove(name);
+        if previous.is_some() {
+            save(host, scope, flags)?;
+        }
+        Ok(previous)
+    })
+}
+
+/// Runs a read-modify-write of a scope's flags under the flags file's lock, so concurrent
+/// writers (other windows, the MCP server) never lose each other's updates.
+fn update<T>(
+    host: &dyn Host,
+    scope: Scope,
+    change: impl FnOnce(&mut Flags) -> Result<T, ToolResult>,
+) -> Result<T, ToolResult> {
     locked(
         host,
         scope.area(),
         FLAGS_FILE,
         |err| unavailable(scope, err),
-        || {
-            let mut flags = load(host, scope)?;
-            let previous = flags.remove(name);
-            if previous.is_some() {
-                save(host, scope, &flags)?;
-            }
-            Ok(previous)
-        },
+        || change(&mut load(host, scope)?),
     )
 }
 
