@@ -553,7 +553,7 @@ async function main() {
       }
     }
     if (server.exited) return failRun(`the VS Code server exited (${server.code}) before the tests reported`, { server, browser, progressFile });
-    const hostExit = /Extension Host Process exited with code: (\S+), signal: (\S+)\./.exec(tail(server.log, 400));
+    const hostExit = unexpectedHostExit(server.log, progressFile);
     if (hostExit) {
       // run() returned or threw, or the host crashed; results, if any, were written before: allow a moment
       hostExitSeen ??= Date.now();
@@ -603,6 +603,25 @@ function firstBrowserError(log) {
   }
   const m = /CONSOLE:\d+\] "%c\s+ERR color: #f33 ((?:Error|TypeError|ReferenceError|SyntaxError|AssertionError)[^\n"]*)/.exec(text);
   return m ? m[1].slice(0, 300) : '';
+}
+
+/**
+ * The last "Extension Host Process exited" line of the server log, when the hosts that exited outnumber
+ * the window reloads the tests asked for (`reload <test>` progress lines, see testAcrossReload): a reload
+ * ends a host on purpose and the next one goes on with the tests.
+ */
+function unexpectedHostExit(serverLog, progressFile) {
+  const exits = [...readText(serverLog).matchAll(/Extension Host Process exited with code: (\S+), signal: (\S+)\./g)];
+  const reloads = readText(progressFile).split('\n').filter((line) => / reload /.test(line)).length;
+  return exits.length > reloads ? exits[exits.length - 1] : undefined;
+}
+
+function readText(file) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function timeoutMessage(o, progressFile) {

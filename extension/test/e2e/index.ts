@@ -16,6 +16,8 @@ import './libraryDocs.test';
 import './gitExtension.test';
 import './chatLoop.test';
 import './sidebar.test';
+// Last: it reloads the window (the tests after it would run in a new extension host).
+import './reload.test';
 
 export async function run(): Promise<void> {
   const results = await runAll();

@@ -4,6 +4,9 @@ import * as vscode from 'vscode';
 /** One tool call the participant ran, as tests read it back. */
 export interface LoopCall {
   prompt: string;
+  /** The prompts of the chat's earlier requests, as VS Code hands them to the participant: what the
+   * calling chat shows. */
+  history: string[];
   /** The chat the request came from: `String(token.sessionResource)` (or the token's keys). */
   session: string;
   tool: string;
@@ -82,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): LoopApi {
     }),
   );
 
-  const participant = vscode.chat.createChatParticipant('secretary-test.loop', async (request, _context, stream, token) => {
+  const participant = vscode.chat.createChatParticipant('secretary-test.loop', async (request, context, stream, token) => {
     const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR });
     if (!model) {
       stream.markdown('no test model');
@@ -121,6 +124,7 @@ export function activate(context: vscode.ExtensionContext): LoopApi {
         const msWithoutToken = performance.now() - baselineStarted;
         api.calls.push({
           prompt: request.prompt,
+          history: context.history.filter((turn): turn is vscode.ChatRequestTurn => turn instanceof vscode.ChatRequestTurn).map((turn) => turn.prompt),
           session: sessionOf(request.toolInvocationToken),
           tool: call.name,
           input: call.input,

@@ -12,6 +12,8 @@ export interface RegisteredTest {
   name: string;
   fn: TestFn;
   options: TestOptions;
+  /** For a test across a window reload: what runs in the new extension host, given what `fn` returned. */
+  afterReload?: (saved: unknown) => unknown | Promise<unknown>;
 }
 
 export interface ActivationRecord {
@@ -32,6 +34,22 @@ export function test(name: string, fn: TestFn, options: TestOptions = {}): void 
   tests.push({ name, fn, options });
 }
 
+/**
+ * A test across a window reload: `before` runs, the runner keeps its result (JSON) and the results so far,
+ * reloads the window, and in the new extension host (VS Code calls the tests entry again) runs
+ * `after(saved)`, then the tests registered after this one. Register it last in a file; module state
+ * of the first host is gone after the reload.
+ */
+export function testAcrossReload<T>(
+  name: string,
+  before: () => Promise<T>,
+  after: (saved: T) => unknown | Promise<unknown>,
+  options: TestOptions = {},
+): void {
+  test(name, before, options);
+  tests[tests.length - 1].afterReload = after as (saved: unknown) => unknown;
+}
+
 /** Record how long the extension took to activate; scripts/e2e prints it. */
 export function recordActivation(record: ActivationRecord): void {
   activation = record;
@@ -48,6 +66,11 @@ export function registeredTests(): readonly RegisteredTest[] {
 
 export function collectedActivation(): ActivationRecord | undefined {
   return activation;
+}
+
+/** The first host's activation, kept across a reload. */
+export function restoreActivation(record: ActivationRecord | undefined): void {
+  activation ??= record;
 }
 
 export function collectedMetrics(): Record<string, number> {
