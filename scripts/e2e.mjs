@@ -470,6 +470,11 @@ async function main() {
       ? {}
       : { VSCODE_SKIP_BUILTIN_EXTENSIONS: QUIET_BUILTINS.filter((id) => !gitRun() || !id.startsWith('vscode.git')).join(',') }),
     TMPDIR: sub('tmp'), // VS Code's IPC sockets land here and go away with the temp dir
+    // Other agents' session folders (Copilot CLI, Claude Code, Codex): this run's own, empty until a test
+    // writes one, never the machine's.
+    COPILOT_HOME: sub('agents/copilot'),
+    CLAUDE_CONFIG_DIR: sub('agents/claude'),
+    CODEX_HOME: sub('agents/codex'),
     VSCODE_CLI: '', // never hand over to a running VS Code
   };
   delete serverEnv.SECRETARY_E2E_PIDFILE;

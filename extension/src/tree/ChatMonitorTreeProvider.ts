@@ -126,13 +126,32 @@ function dialogTooltip(entry: StoredDialog, current: boolean): vscode.MarkdownSt
     tooltip.appendMarkdown(`Started: ${escapeMarkdown(absoluteTime(dialog.creationDate))}  \n`);
   }
   tooltip.appendMarkdown(`${requestCount(dialog.requests.length)} · ${dialog.status}\n\n`);
-  tooltip.appendMarkdown(`\`${dialog.sessionId}\`\n\nClick to open it in the Chat view.`);
+  const agent = agentName(dialog);
+  tooltip.appendMarkdown(
+    agent
+      ? `${agent} session \`${dialog.sessionId}\`\n\nClick to open its log.`
+      : `\`${dialog.sessionId}\`\n\nClick to open it in the Chat view.`,
+  );
   return tooltip;
 }
 
-/** The open-in-chat command of a dialog row. */
+/** What people call the agent that wrote a dialog, for dialogs of another agent than VS Code. */
+const AGENT_NAMES: Readonly<Record<string, string>> = { 'copilot-cli': 'Copilot CLI', 'claude-code': 'Claude Code', codex: 'Codex' };
+
+export function agentName(dialog: { source?: string }): string | undefined {
+  const source = dialog.source;
+  return source !== undefined && Object.prototype.hasOwnProperty.call(AGENT_NAMES, source) ? AGENT_NAMES[source] : undefined;
+}
+
+/** A row's description: which agent wrote it (when not VS Code's chat), then `rest`. */
+function describe(dialog: { source?: string }, rest: string): string {
+  return [agentName(dialog), rest].filter(Boolean).join(' · ');
+}
+
+/** The open command of a dialog row: in VS Code's chat, or an agent's log. */
 function openCommand(entry: StoredDialog): vscode.Command {
-  return { command: OPEN_IN_CHAT_COMMAND, title: 'Open in Chat', arguments: [{ kind: 'dialog', entry }] };
+  const title = agentName(entry.dialog) ? 'Open Log' : 'Open in Chat';
+  return { command: OPEN_IN_CHAT_COMMAND, title, arguments: [{ kind: 'dialog', entry }] };
 }
 
 function dialogItem(entry: StoredDialog, now: number): vscode.TreeItem {
@@ -142,9 +161,9 @@ function dialogItem(entry: StoredDialog, now: number): vscode.TreeItem {
     dialog.requests.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = `dialog:${dialog.sessionId}`;
-  item.description = relativeTime(dialog.lastActivity, now);
+  item.description = describe(dialog, relativeTime(dialog.lastActivity, now));
   item.tooltip = dialogTooltip(entry, false);
-  item.iconPath = new vscode.ThemeIcon('comment');
+  item.iconPath = new vscode.ThemeIcon(agentName(dialog) ? 'terminal' : 'comment');
   item.contextValue = 'dialog';
   item.command = openCommand(entry);
   return item;
@@ -159,7 +178,7 @@ function headerItem(entry: StoredDialog): vscode.TreeItem {
     dialog.requests.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = `current:${dialog.sessionId}`;
-  item.description = 'current';
+  item.description = describe(dialog, 'current');
   item.tooltip = dialogTooltip(entry, true);
   item.iconPath = new vscode.ThemeIcon('comment-discussion');
   item.contextValue = 'dialog';

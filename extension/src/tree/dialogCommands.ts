@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import type { StoredDialog } from '../sessions/types';
-import { OPEN_IN_CHAT_COMMAND, type SecretaryNode } from './ChatMonitorTreeProvider';
+import { agentName, OPEN_IN_CHAT_COMMAND, type SecretaryNode } from './ChatMonitorTreeProvider';
 import { chatSessionUri, relativeTime } from './dialogTime';
 
 export const SEARCH_COMMAND = 'copilotChatSecretary.searchRequests';
@@ -29,20 +29,36 @@ export async function openInChat(sessionId: string, log: Logger): Promise<vscode
   return resource;
 }
 
-/** The sidebar's commands: open a dialog in chat, and search past requests in a quick pick. */
+/**
+ * Opens a dialog where it lives: a VS Code chat in VS Code's chat; another agent's session
+ * (Copilot CLI, Claude Code, Codex) as its log file, the text the Secretary read (VS Code's chat
+ * shows such sessions only when that agent's extension is installed). Returns the resource opened.
+ */
+export async function openDialog(entry: StoredDialog, log: Logger): Promise<vscode.Uri> {
+  const agent = agentName(entry.dialog);
+  if (!agent) {
+    return openInChat(entry.dialog.sessionId, log);
+  }
+  const file = vscode.Uri.file(entry.path);
+  log.info(`opening the ${agent} log of dialog ${entry.dialog.sessionId}: ${file.fsPath}`);
+  await vscode.window.showTextDocument(file, { preview: false });
+  return file;
+}
+
+/** The sidebar's commands: open a dialog, and search past requests in a quick pick. */
 export function registerDialogCommands(sessions: DialogSessionsService, log: Logger): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(OPEN_IN_CHAT_COMMAND, async (target?: SecretaryNode | string) => {
-      const sessionId = typeof target === 'string' ? target : target && 'entry' in target ? target.entry.dialog.sessionId : undefined;
-      if (!sessionId) {
+      const entry = typeof target === 'string' ? sessions.getSession(target) : target && 'entry' in target ? target.entry : undefined;
+      if (!entry) {
         return undefined;
       }
       try {
-        return await openInChat(sessionId, log);
+        return await openDialog(entry, log);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        log.error(`could not open dialog ${sessionId} in chat: ${message}`);
-        void vscode.window.showErrorMessage(`Cannot open the dialog in the Chat view: ${message}`);
+        log.error(`could not open dialog ${entry.dialog.sessionId}: ${message}`);
+        void vscode.window.showErrorMessage(`Cannot open the dialog: ${message}`);
         return undefined;
       }
     }),
@@ -118,7 +134,8 @@ async function searchRequests(sessions: DialogSessionsService, log: Logger, quer
   clearTimeout(timer);
   pick.dispose();
   if (hit) {
-    await openInChat(hit.sessionId, log);
+    const entry = sessions.getSession(hit.sessionId);
+    await (entry ? openDialog(entry, log) : openInChat(hit.sessionId, log));
   }
   return hit;
 }

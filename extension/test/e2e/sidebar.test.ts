@@ -166,6 +166,39 @@ test('sidebar: the search quick pick finds a past request through search_request
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 });
 
+test("sidebar: another agent's session of this folder says which agent wrote it and opens its log", async () => {
+  const { api } = await seeded();
+  // scripts/e2e gives the run its own, empty agent folders (never the machine's).
+  const claude = process.env.CLAUDE_CONFIG_DIR;
+  assert.ok(claude, 'scripts/e2e sets CLAUDE_CONFIG_DIR');
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(folder, 'the e2e window has a folder');
+  const id = `c1aude00-0000-4000-8000-${String(stamp).slice(-12).padStart(12, '0')}`;
+  const file = path.join(claude, 'projects', '-e2e-sidebar', `${id}.jsonl`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const line = { type: 'user', message: { role: 'user', content: 'Sidebar agent: a prompt typed in Claude Code' }, uuid: 'u1', timestamp: new Date().toISOString(), sessionId: id, cwd: folder };
+  fs.writeFileSync(file, JSON.stringify(line) + '\n');
+  // Claude Code's folder did not exist when the window opened: the sidebar's Refresh reads it.
+  await vscode.commands.executeCommand('copilotChatSecretary.refresh');
+  await eventually(() => api.sessions.getSession(id)?.dialog.source === 'claude-code', 10_000, 'the Claude Code session in the sidebar');
+  const entry = api.sessions.getSession(id);
+  assert.ok(entry);
+  // The row the sidebar shows for it (code-server's web workspaces have no workspace.json, so the
+  // folder key that joins an agent's dialogs to the window is unknown there; the row is the same).
+  const tree = api.trees.dialogs;
+  const node: SecretaryNode = { kind: 'dialog', entry, current: false };
+  const item = tree.getTreeItem(node);
+  assert.match(String(item.description), /^Claude Code · /);
+  assert.equal((item.iconPath as vscode.ThemeIcon).id, 'terminal');
+  assert.match((item.tooltip as vscode.MarkdownString).value, /Claude Code session .*Click to open its log/s);
+  assert.ok(item.command, 'a click opens it');
+  assert.equal(item.command.title, 'Open Log');
+  const opened = (await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []))) as vscode.Uri | undefined;
+  assert.equal(opened?.fsPath, file, 'the log, not an empty chat of that id');
+  assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, file);
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+});
+
 test('sidebar: screenshots of the views', async () => {
   await seeded();
   if (!canScreenshot()) {
