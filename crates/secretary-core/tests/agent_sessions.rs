@@ -357,6 +357,14 @@ fn copilot_cli_folder_from_start_or_workspace_yaml() {
 fn store_sources_current_and_find() {
     let folder_uri = secretary_core::session::folder_key("/w/my proj");
     assert_eq!(folder_uri, "file:///w/my%20proj");
+    // Windows: one spelling whatever the case of the drive letter an agent's `cwd` has (the hosts
+    // spell `workspace.json`'s `file:///c%3A/...` the same way).
+    for cwd in ["C:\\Users\\me\\my (proj)", "c:\\Users\\me\\my (proj)\\"] {
+        assert_eq!(
+            secretary_core::session::folder_key(cwd),
+            "file:///c:/Users/me/my%20(proj)"
+        );
+    }
     let vscode = r#"{"version":3,"sessionId":"v1","creationDate":1767225600000,"requests":[{"requestId":"r","message":{"text":"from vs code"},"timestamp":1767225600000}]}"#;
     let claude = [
         r#"{"parentUuid":null,"type":"user","message":{"role":"user","content":"from claude"},"uuid":"u","sessionId":"c1","cwd":"/w/my proj","timestamp":"2025-12-31T00:00:00Z"}"#,

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { pathToFileURL } from 'url';
+import { fileURLToPath, pathToFileURL } from 'url';
 
 /** One chat session file found on disk, with the workspace it belongs to. */
 export interface SessionFile {
@@ -84,7 +84,7 @@ export function workspaceKey(storageDir: string): string {
     };
     for (const value of [data.folder, data.workspace, data.configuration]) {
       if (typeof value === 'string' && value.length > 0) {
-        return value;
+        return canonicalKey(value);
       }
     }
   } catch {
@@ -93,9 +93,29 @@ export function workspaceKey(storageDir: string): string {
   return storageDir;
 }
 
-/** The key a folder path on this machine has in `workspace.json` (`file:///...`). */
+/**
+ * The key of a folder on this machine: its `file://` URI as Node spells it, with a Windows drive
+ * letter in lower case. The core spells an agent's `cwd` the same way (`session::folder_key`), so
+ * that its dialogs join the VS Code chats of the folder.
+ */
 export function folderKey(folder: string): string {
-  return pathToFileURL(path.resolve(folder)).href;
+  return pathToFileURL(path.resolve(folder)).href.replace(/^file:\/\/\/([A-Za-z]):/, (_, drive: string) => `file:///${drive.toLowerCase()}:`);
+}
+
+/**
+ * One spelling for a `file:` URI key: VS Code's `workspace.json` writes `file:///c%3A/...` and
+ * encodes `(`, `!` and others that Node leaves; decoded and spelled again by `folderKey`. Other
+ * keys (remote URIs, storage paths) as given.
+ */
+export function canonicalKey(key: string): string {
+  if (!key.startsWith('file:')) {
+    return key;
+  }
+  try {
+    return folderKey(fileURLToPath(key));
+  } catch {
+    return key; // a file URI of another host: no local folder to spell
+  }
 }
 
 /** Session files of one workspace's storage folder: `chatSessions/` and Copilot transcripts. */

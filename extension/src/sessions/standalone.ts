@@ -4,7 +4,7 @@ import { fileURLToPath } from 'url';
 
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
-import { defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type SessionFile } from './discovery';
+import { canonicalKey, defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type SessionFile } from './discovery';
 import { DialogSessionsService } from './DialogSessionsService';
 import { agentRoots, agentSessionFiles, parseSources } from './agents';
 
@@ -91,8 +91,11 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
  * `file:///c%3A/...` on Windows), else its `file://` URI.
  */
 export function workspaceKeyOf(value: string, known: Iterable<string> = []): string {
-  if (value === EMPTY_WINDOW || /^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(value)) {
+  if (value === EMPTY_WINDOW) {
     return value;
+  }
+  if (/^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(value)) {
+    return canonicalKey(value);
   }
   const keys = [...known];
   if (keys.includes(value)) {

@@ -160,6 +160,50 @@ test('mcp in a project folder: each agent gets its own session as the current di
   }
 });
 
+/** A folder's URI as VS Code writes it in `workspace.json` (its `encodeURIComponent` also encodes
+ * `!'()*`, which Node's `pathToFileURL` leaves). */
+function vscodeFolderUri(folder: string): string {
+  const encode = (segment: string) => encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `file://${folder.split('/').map(encode).join('/')}`;
+}
+
+test("a folder VS Code spells otherwise than Node: its VS Code chats and an agent's sessions are one workspace", async () => {
+  const tmp = tempDir();
+  try {
+    const home = path.join(tmp.dir, 'home');
+    fs.mkdirSync(path.join(tmp.dir, "it's (v2)!"), { recursive: true });
+    const project = fs.realpathSync(path.join(tmp.dir, "it's (v2)!"));
+    const storage = path.join(home, '.config', 'Code', 'User', 'workspaceStorage', '0123abcd');
+    fs.mkdirSync(path.join(storage, 'chatSessions'), { recursive: true });
+    const folder = vscodeFolderUri(project);
+    assert.match(folder, /%28v2%29%21$/, 'spelled as VS Code does');
+    fs.writeFileSync(path.join(storage, 'workspace.json'), JSON.stringify({ folder }));
+    fs.writeFileSync(
+      path.join(storage, 'chatSessions', 'f01de500-0000-4000-8000-000000000001.json'),
+      JSON.stringify({
+        version: 3,
+        sessionId: 'f01de500-0000-4000-8000-000000000001',
+        creationDate: Date.parse('2026-03-04T10:00:00Z'),
+        requests: [{ requestId: 'r1', timestamp: Date.parse('2026-03-04T10:00:00Z'), message: { text: 'vscode: first prompt', parts: [] }, response: [] }],
+      }),
+    );
+    write(path.join(home, '.claude', 'projects', '-its-v2', 'c1aude00-0000-4000-8000-0000000000f1.jsonl'), [
+      {
+        type: 'user',
+        message: { role: 'user', content: 'claude: first prompt' },
+        uuid: 'u1',
+        timestamp: '2026-03-01T10:00:00.000Z',
+        sessionId: 'c1aude00-0000-4000-8000-0000000000f1',
+        cwd: project,
+      },
+    ]);
+    const { dialogs, stderr } = await firstRequestAs('claude-code', home, project);
+    assert.deepEqual(dialogs.dialogs.map((d) => d.source).sort(), ['claude-code', 'vscode'], `${JSON.stringify(dialogs)} ${stderr}`);
+  } finally {
+    tmp.cleanup();
+  }
+});
+
 test('mcp and call start with no session source at all', async () => {
   const tmp = tempDir();
   try {

@@ -28,8 +28,10 @@ use super::time::parse_iso_ms;
 use crate::text::preview;
 
 /// The workspace key of a folder an agent log names: its `file://` URI, spelled as Node's
-/// `url.pathToFileURL(folder).href` spells it (the key VS Code's `workspace.json` and the hosts
-/// use), so that an agent's dialogs and VS Code's chats of the same folder share a workspace.
+/// `url.pathToFileURL(folder).href` spells it with the drive letter in lower case (the one
+/// spelling the hosts give every workspace key, `workspace.json`'s included, so that an agent's
+/// dialogs and VS Code's chats of the same folder share a workspace: VS Code writes
+/// `file:///c%3A/...`, an agent's `cwd` says `C:\\...`).
 pub fn folder_key(folder: &str) -> String {
     let windows = folder.len() >= 2
         && folder.as_bytes()[1] == b':'
@@ -37,6 +39,7 @@ pub fn folder_key(folder: &str) -> String {
     let mut path = folder.to_string();
     if windows {
         path = path.replace('\\', "/");
+        path[..1].make_ascii_lowercase();
     }
     if path.len() > 1 {
         while path.ends_with('/') && path.len() > 1 && !path.ends_with(":/") {
@@ -48,7 +51,9 @@ pub fn folder_key(folder: &str) -> String {
         out.push('/');
     }
     for byte in path.bytes() {
-        let keep = byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&byte);
+        // What Node's `pathToFileURL` encodes (measured on Node 20 and 24): controls, space,
+        // non-ASCII bytes and these.
+        let keep = (0x21..=0x7e).contains(&byte) && !b"\"#%<>?[\\]^`{|}~".contains(&byte);
         if keep {
             out.push(byte as char);
         } else {
