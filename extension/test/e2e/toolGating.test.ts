@@ -58,3 +58,23 @@ test('tools: tool_load makes VS Code offer a deferred tool (vscode.lm.tools list
   // The other deferred tools stay hidden.
   assert.ok(!ours().includes('chat_secretary_memory'));
 });
+
+test('tools: a loaded deferred tool stays offered and loaded after the WASM core restarts', async () => {
+  const { api } = await secretary();
+  const name = 'chat_secretary_list_feature_flags';
+  if (!ours().includes(name)) {
+    await invoke('chat_secretary_tool_load', { names: [name] });
+    await eventually(() => ours().includes(name), 5_000, `${name} offered`);
+  }
+  const activeBefore = (await invoke('chat_secretary_tool_active', {})).tools as { name: string }[];
+  assert.ok(activeBefore.some((t) => t.name === name), JSON.stringify(activeBefore));
+  // A trap replaces the core instance: what the agent loaded must survive it, in the core (tool_active)
+  // and in VS Code (the context key that offers the tool to the model).
+  assert.throws(() => api.core.run((_h, m) => m.debugTrap()), /restarted/);
+  const activeAfter = (await invoke('chat_secretary_tool_active', {})).tools as { name: string }[];
+  assert.deepEqual(activeAfter.map((t) => t.name).sort(), activeBefore.map((t) => t.name).sort());
+  assert.ok(ours().includes(name), `${name} is still offered after the restart`);
+  assert.ok(!ours().includes('chat_secretary_memory'), 'and nothing else was loaded');
+  const answer = await invoke(name, {});
+  assert.equal(answer.success, true, JSON.stringify(answer));
+});
