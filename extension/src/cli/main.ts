@@ -321,7 +321,7 @@ async function findTools(
   try {
     text = fs.readFileSync(catalogFile, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
   }
   const limit = limitArg(limitText).limit ?? 10;
   if (limit < 1) {

