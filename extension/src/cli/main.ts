@@ -3,7 +3,8 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { WasmCore } from '../core/wasm';
-import { bundledDocsDir, standaloneHost } from '../host/nodeHost';
+import { bundledDocsDir } from '../host/roots';
+import { standaloneHost } from '../host/standalone';
 import { stderrLogger, type Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';

@@ -3,7 +3,6 @@ import * as vscode from 'vscode';
 import { callContext } from '../chat/liveChat';
 import type { Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
-import type { ChatMonitorTreeProvider } from '../tree/ChatMonitorTreeProvider';
 import type { ToolCatalogSync } from './catalogSync';
 import { Tool } from './Tool';
 import { confirmationFor, type ConsentListing } from './toolLogging';
@@ -37,14 +36,13 @@ export interface ToolListing {
 export class CoreTool extends Tool {
   constructor(
     protected readonly listing: ToolListing,
-    tree: ChatMonitorTreeProvider,
     sessions: DialogSessionsService,
     log: Logger,
     protected readonly catalog: ToolCatalogSync,
     /** Where live copies of the calling chat are written for a moment (global storage). */
     private readonly scratch: vscode.Uri,
   ) {
-    super(listing.vscodeName, tree, sessions, log);
+    super(listing.vscodeName, sessions, log);
   }
 
   protected override async call(
