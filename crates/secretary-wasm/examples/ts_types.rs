@@ -6,7 +6,7 @@
 
 use secretary_core::prompts::PromptOutput;
 use secretary_core::session::{ApplyOutcome, ReadPlan, StoredDialog};
-use secretary_wasm::listing::{PromptListing, ToolListing};
+use secretary_wasm::listing::{ClientToolEntry, PromptListing, ToolListing};
 use ts_rs::{Config, TS};
 
 fn main() {
@@ -24,6 +24,7 @@ fn main() {
         PromptOutput::export_all(&config),
         ToolListing::export_all(&config),
         PromptListing::export_all(&config),
+        ClientToolEntry::export_all(&config),
     ];
     for result in results {
         if let Err(error) = result {

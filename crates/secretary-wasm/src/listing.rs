@@ -1,5 +1,6 @@
-//! The shapes of the two listings the facade hands the hosts as JSON text: `tools()` (one
-//! [`ToolListing`] per tool) and `prompts()` (one [`PromptListing`] per prompt). The core builds them
+//! The shapes of the listings the facade hands the hosts as JSON text: `tools()` (one
+//! [`ToolListing`] per tool), `prompts()` (one [`PromptListing`] per prompt) and `copilotLsTools()`
+//! (one [`ClientToolEntry`] per tool for the Copilot language server). The core builds them
 //! as JSON values; these types name their fields once, for the TypeScript declarations the hosts
 //! import (`extension/src/core/generated/`), and the tests below prove every entry the facade
 //! gives reads back into them, field for field, so a field added or renamed in the core fails here
@@ -84,6 +85,37 @@ pub struct PromptArgument {
     pub required: bool,
 }
 
+/// One tool to register with `@github/copilot-language-server` (`Secretary.copilotLsTools()`).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ClientToolEntry {
+    /// The core's name of the tool.
+    pub plain: String,
+    /// Registered only once `tool_load` loaded it.
+    pub deferred: bool,
+    /// What `conversation/registerTools` takes.
+    pub tool: ClientTool,
+}
+
+/// A tool as `conversation/registerTools` takes it (name clear of the server's own tools).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ClientTool {
+    pub name: String,
+    pub description: String,
+    /// An object schema fitted to the server's TypeBox rules, `required` always present
+    /// (`secretary-wasm`'s listing tests check these three parts).
+    #[cfg_attr(
+        feature = "ts",
+        ts(
+            type = "{ type: 'object'; properties: Record<string, unknown>; required: string[]; [key: string]: unknown }"
+        )
+    )]
+    pub input_schema: Value,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +148,27 @@ mod tests {
         assert!(tools
             .iter()
             .any(|t| t.consent.as_ref().is_some_and(|c| c.when.is_none())));
+    }
+
+    #[test]
+    fn every_copilot_ls_entry_has_exactly_the_fields_of_client_tool_entry() {
+        let mut core = Secretary::new();
+        core.set_include_examples(true);
+        let count = round_trips::<ClientToolEntry>(&core.copilot_ls_tools());
+        assert!(count > 20, "{count} tools");
+        let entries: Vec<ClientToolEntry> = serde_json::from_str(&core.copilot_ls_tools()).unwrap();
+        for entry in &entries {
+            let schema = &entry.tool.input_schema;
+            assert_eq!(schema["type"], "object", "{}", entry.plain);
+            assert!(schema["properties"].is_object(), "{}", entry.plain);
+            assert!(
+                schema["required"]
+                    .as_array()
+                    .is_some_and(|names| names.iter().all(Value::is_string)),
+                "{}",
+                entry.plain
+            );
+        }
     }
 
     #[test]
