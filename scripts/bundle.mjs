@@ -12,6 +12,9 @@ const common = {
   external: ['vscode'],
   sourcemap: true,
   logLevel: 'warning',
+  // jsonc-parser's `main` is a UMD wrapper whose inner requires esbuild cannot follow; its ES module
+  // build bundles as any other.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const unitDir = 'extension/test/unit';

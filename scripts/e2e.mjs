@@ -118,8 +118,7 @@ function parseOptions(argv) {
       case '--grep': o.grep = value(); break;
       case '--no-build': o.build = false; break;
       case '--keep': o.keep = true; break;
-      case '-h': case '--help': console.log(HELP); process.exit(0);
-      // eslint-disable-next-line no-fallthrough
+      case '-h': case '--help': console.log(HELP); process.exit(0); break;
       default: fail(`unknown argument ${a} (see scripts/e2e --help)`);
     }
   }
@@ -290,7 +289,7 @@ function tail(file, lines = 40, filter) {
 }
 
 function findFiles(dir, re, out = []) {
-  let entries = [];
+  let entries;
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch {
@@ -600,7 +599,7 @@ async function main() {
 
 /** The first error the workbench logged to the browser console (where a failing extensionTestsPath ends up). */
 function firstBrowserError(log) {
-  let text = '';
+  let text;
   try {
     text = fs.readFileSync(log, 'utf8');
   } catch {

@@ -115,8 +115,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     const scratch = context.globalStorageUri;
     const tool =
       listing.name === 'tool_load'
-        ? new ToolLoadTool(listing, tools, dialogs, sessions, log, catalog, scratch)
-        : new (listing.name === 'tool_call' ? ToolCallTool : CoreTool)(listing, dialogs, sessions, log, catalog, scratch);
+        ? new ToolLoadTool(listing, tools, sessions, log, catalog, scratch)
+        : new (listing.name === 'tool_call' ? ToolCallTool : CoreTool)(listing, sessions, log, catalog, scratch);
     context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, tool));
     log.info(`MCP tool registered: ${listing.vscodeName}`);
   }

@@ -6,9 +6,10 @@
 //! `data.content` without the appended `<current_datetime>` block; Claude Code `type: "user"` lines
 //! that are not meta, not sidechain, not tool results, not harness output or interrupt markers,
 //! plus `queued_command` attachments; Codex `event_msg` `user_message`s. The first prompt of each is
-//! also pinned literally. When `shared/` is not found the real-log tests say so and pass.
+//! also pinned literally. When `shared/` is not found the real-log tests say so and pass, except
+//! under `CI=true`, where they fail (`common::shared_fixtures`).
 
-use std::path::PathBuf;
+mod common;
 
 use secretary_core::session::{
     parse, parse_as, response_details, DialogSource, DialogStatus, FileMeta, ReadPlan,
@@ -17,17 +18,9 @@ use secretary_core::session::{
 use serde_json::Value;
 
 fn agent_fixture(name: &str) -> Option<(String, Vec<u8>)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // `shared/` beside the checkout (CI), or one level up (a worktree under `wt/`).
-    for up in ["../../../shared", "../../../../shared"] {
-        let path = root.join(up).join("fixtures/agent-sessions").join(name);
-        if path.is_file() {
-            let bytes = std::fs::read(&path).expect("readable fixture");
-            return Some((path.to_string_lossy().into_owned(), bytes));
-        }
-    }
-    eprintln!("SKIP: shared/fixtures/agent-sessions/{name} not found; real-log test not run");
-    None
+    let path = common::shared_fixtures("agent-sessions")?.join(name);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    Some((path.to_string_lossy().into_owned(), bytes))
 }
 
 fn lines(bytes: &[u8]) -> Vec<Value> {

@@ -1,8 +1,11 @@
 //! Retrieval quality on the real MetaTool dev queries (`../shared/fixtures/tool-retrieval`),
-//! guarding against regressions of the ranking. Skips, saying so, when `shared/` is absent.
+//! guarding against regressions of the ranking. Skips, saying so, when `shared/` is absent; fails
+//! then under `CI=true` (`common::shared_fixtures`).
 //!
 //! The held-out half of MetaTool is judged at recall@5 >= 0.60; the dev half is held to the same
 //! floor here (the ranker scores 0.648 on all of it, 0.648 on the half it was not tuned on).
+
+mod common;
 
 // In a module named after the file so that `cargo test search` selects these tests.
 mod search_dev_eval {
@@ -12,31 +15,27 @@ mod search_dev_eval {
     use secretary_core::search::eval::{parse_csv, rank_of, MetricsBuilder};
     use secretary_core::search::{Document, Index};
 
-    /// `<manifest>/../../../shared/fixtures/tool-retrieval`, or `$SECRETARY_TOOL_RETRIEVAL_DIR`.
-    fn fixture_dir() -> PathBuf {
+    /// `$SECRETARY_TOOL_RETRIEVAL_DIR`, or `shared/fixtures/tool-retrieval` (see `common`).
+    fn fixture_dir() -> Option<PathBuf> {
         if let Some(dir) = std::env::var_os("SECRETARY_TOOL_RETRIEVAL_DIR") {
-            return PathBuf::from(dir);
+            return Some(PathBuf::from(dir));
         }
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/tool-retrieval")
+        super::common::shared_fixtures("tool-retrieval")
     }
 
     #[test]
     fn metatool_dev_recall_at_5_is_at_least_0_60() {
-        let dir = fixture_dir();
-        let (catalog, queries) = (
-            dir.join("metatool-catalog.json"),
-            dir.join("metatool-dev-queries.csv"),
-        );
-        let (Ok(catalog), Ok(queries)) = (
-            std::fs::read_to_string(&catalog),
-            std::fs::read_to_string(&queries),
-        ) else {
-            eprintln!(
-                "SKIPPED: MetaTool fixtures not found in {} (they live in ../shared beside the checkout)",
-                dir.display()
-            );
+        let Some(dir) = fixture_dir() else {
             return;
         };
+        let read = |name: &str| {
+            let path = dir.join(name);
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        };
+        let (catalog, queries) = (
+            read("metatool-catalog.json"),
+            read("metatool-dev-queries.csv"),
+        );
 
         let items: Vec<serde_json::Value> =
             serde_json::from_str(&catalog).expect("catalog is a JSON array");

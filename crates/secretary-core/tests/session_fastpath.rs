@@ -3,7 +3,7 @@
 //! the same diagnostics, the same error, on the real sessions in `../shared/fixtures`, on
 //! generated sessions with every field shape the readers know, and on damaged copies of both.
 
-use std::path::PathBuf;
+mod common;
 
 use proptest::prelude::*;
 use secretary_core::session::{
@@ -27,14 +27,10 @@ fn same(name: &str, bytes: &[u8]) {
 
 #[test]
 fn shared_fixtures_read_the_same() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sessions");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "SKIP: {} is absent; fixture comparison not run",
-            dir.display()
-        );
+    let Some(dir) = common::shared_fixtures("sessions") else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut seen = 0;
     for entry in entries.flatten() {
         let path = entry.path();
@@ -53,7 +49,7 @@ fn shared_fixtures_read_the_same() {
         }
         seen += 1;
     }
-    assert!(seen > 0 || !dir.exists());
+    assert!(seen > 0, "{} holds no session", dir.display());
 }
 
 /// A deterministic generator (xorshift) of sessions with every shape a field can take.

@@ -3,7 +3,10 @@
 //! Every expectation is computed independently of the crate: request texts come from the file's
 //! own `requests[i].message.text`, read with `serde_json::Value` (for `.jsonl`, after replaying
 //! the log with the tiny `Value` replayer below); counts and statuses come from the fixtures'
-//! README. When `shared/` is not beside the checkout the tests say so and pass.
+//! README. When `shared/` is not found the tests say so and pass, except under `CI=true`, where
+//! they fail (`common::shared_fixtures`).
+
+mod common;
 
 use std::path::PathBuf;
 
@@ -13,17 +16,9 @@ use secretary_core::session::{
 };
 use serde_json::Value;
 
+/// The real sessions (`shared/fixtures/sessions`); `None` when absent (a failure under `CI=true`).
 fn fixtures_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/sessions");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: {} is absent (shared/ is not beside the checkout); real-session tests not run",
-            dir.display()
-        );
-        None
-    }
+    common::shared_fixtures("sessions")
 }
 
 fn fixture(name: &str) -> Option<(String, Vec<u8>)> {

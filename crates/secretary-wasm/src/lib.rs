@@ -4,6 +4,7 @@
 //! the MCP server and the CLI (all JavaScript hosts loading this module) answer alike.
 
 mod host;
+pub mod listing;
 
 use std::cell::OnceCell;
 

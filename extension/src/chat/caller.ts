@@ -147,7 +147,7 @@ function lastSegment(path: string): string | undefined {
   if (segment === undefined) {
     return undefined;
   }
-  let decoded = segment;
+  let decoded: string;
   try {
     decoded = decodeURIComponent(segment);
   } catch {
@@ -173,6 +173,6 @@ function safeId(id: string): boolean {
     id.length <= MAX_ID_LENGTH &&
     id !== '.' &&
     id !== '..' &&
-    !/[/\\\u0000-\u001f\u007f]/.test(id)
+    !/[/\\\x7f]|[^\P{Cc}\x7f-\x9f]/u.test(id) // separators, DEL, C0 controls (Cc less DEL and C1)
   );
 }

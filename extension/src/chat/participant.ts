@@ -5,28 +5,16 @@
 // followups.
 import * as vscode from 'vscode';
 
+import type { PromptAnswer } from '../core/generated/PromptAnswer';
+import type { PromptListing } from '../core/generated/PromptListing';
+
 export const PARTICIPANT_ID = 'copilot-chat-secretary.secretary';
 export const COPY_TEXT_COMMAND = 'copilotChatSecretary.copyText';
 export const INSERT_TEXT_COMMAND = 'copilotChatSecretary.insertIntoChat';
 
-/** What the core's `prompt` answers. */
-export interface PromptAnswer {
-  markdown: string;
-  followups: { command: string; prompt: string; label: string }[];
-  /** The recalled request's full text (`/first`, `/request`). */
-  text?: string;
-  error?: string;
-}
-
-/** A prompt of the core's listing (`prompts()`). */
-export interface PromptListing {
-  name: string;
-  command: string;
-  summary: string;
-  description: string;
-  usage: string;
-  arguments: { name: string; description: string; required: boolean }[];
-}
+/** What the core's `prompt` answers, and a prompt of its listing (`prompts()`): generated from the Rust types. */
+export type { PromptAnswer } from '../core/generated/PromptAnswer';
+export type { PromptListing } from '../core/generated/PromptListing';
 
 /** What the handler needs of the host: the core's prompts. */
 export interface PromptBackend {

@@ -3,7 +3,8 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 
 import { WasmCore } from '../core/wasm';
-import { bundledDocsDir, standaloneHost } from '../host/nodeHost';
+import { bundledDocsDir } from '../host/roots';
+import { standaloneHost } from '../host/standalone';
 import { stderrLogger, type Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
@@ -321,7 +322,7 @@ async function findTools(
   try {
     text = fs.readFileSync(catalogFile, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
   }
   const limit = limitArg(limitText).limit ?? 10;
   if (limit < 1) {

@@ -51,9 +51,9 @@ export async function runCopilotLs(core: WasmCore, log: Logger, options: Copilot
   const host = core.getHost();
   if (host) {
     core.setHost(
-      announcingHost(host, folder, (file, text) =>
-        client.announceWrite(file, text).catch((err) => log.warn(`cannot announce ${file} to the language server: ${String(err)}`)),
-      ),
+      announcingHost(host, folder, (file, text) => {
+        client.announceWrite(file, text).catch((err) => log.warn(`cannot announce ${file} to the language server: ${String(err)}`));
+      }),
     );
   }
   const scanned = sessions.start(false).catch((err) => log.error(`initial session scan failed: ${String(err)}`));

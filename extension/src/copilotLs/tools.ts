@@ -1,3 +1,5 @@
+import type { ClientTool } from '../core/generated/ClientTool';
+import type { ClientToolEntry } from '../core/generated/ClientToolEntry';
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 import { coreBackend } from '../mcp/backend';
@@ -6,20 +8,9 @@ import { errorMessage, failureText } from '../mcp/results';
 import { registerLoaded, reloadAfterReset, type ToolBackend } from '../mcp/server';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 
-/** One tool as `conversation/registerTools` takes it (made by the core: `tooling::copilot_ls`). */
-export interface ClientTool {
-  name: string;
-  description: string;
-  inputSchema: { type: 'object'; properties: Record<string, unknown>; required: string[]; [key: string]: unknown };
-}
-
-/** The core's registration entry: the tool to send, the core's name for it, and whether it waits
- * for `tool_load`. */
-interface ClientToolEntry {
-  plain: string;
-  deferred: boolean;
-  tool: ClientTool;
-}
+/** One tool as `conversation/registerTools` takes it, and the core's registration entry (the tool
+ * to send, the core's name for it, whether it waits for `tool_load`): generated from the Rust types. */
+export type { ClientTool };
 
 /** `conversation/invokeClientTool` params as the language server sends them. */
 export interface InvokeClientToolParams {

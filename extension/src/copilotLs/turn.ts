@@ -115,9 +115,9 @@ export function terminalSink(out: NodeJS.WritableStream, status: NodeJS.Writable
       status.write(`${mark} ${oneLine(event.name)}: ${oneLine(event.status)}${event.error ? `: ${oneLine(event.error)}` : ''}\n`);
     },
     reply(text) {
-      // Escape sequences in the model's text never reach the terminal; line breaks and tabs do.
-      // eslint-disable-next-line no-control-regex
-      const clean = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+      // Escape sequences in the model's text never reach the terminal; line breaks and tabs do
+      // (every control character, Unicode's Cc, except \t and \n).
+      const clean = text.replace(/[^\P{Cc}\t\n]/gu, '');
       open = true;
       endsWithNewline = clean.endsWith('\n');
       out.write(clean);
@@ -144,8 +144,7 @@ function errorText(error: unknown): string | undefined {
 
 /** Control characters (an escape sequence from the wire) never reach the terminal. */
 function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 500);
+  return text.replace(/\p{Cc}+/gu, ' ').slice(0, 500);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

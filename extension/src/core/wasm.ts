@@ -4,15 +4,20 @@ import type { CallContext, LiveOutcome } from '../chat/caller';
 import type { HostBridge } from '../host/bridge';
 import { HttpExchange, MAX_HTTP_REPLAYS, withHttp, type HttpOutcome, type HttpRequest } from '../host/http';
 import type { Logger } from '../log';
+import type { ApplyOutcome } from './generated/ApplyOutcome';
+import type { ReadPlan } from './generated/ReadPlan';
 
-/** What the plan for a file says to read (see `SessionStore::plan` in the core). */
-export type ReadPlan = { kind: 'skip' } | { kind: 'full' } | { kind: 'from'; offset: number };
+// The JSON the facade returns is typed by the declarations scripts/gen-ts-types generates from the
+// Rust types (./generated): `tools()` is `ToolListing[]`, `prompts()` `PromptListing[]`, `prompt()`
+// a `PromptAnswer`, `dialogs()` `StoredDialog[]`, `dialog()`/`currentDialog()`/`findDialog()` a
+// `StoredDialog` or `null`.
 
 /** The wasm-bindgen `Secretary` object (crates/secretary-wasm). */
 export interface SecretaryHandle {
   setReady(ready: boolean): void;
+  /** What to read of the file (`SessionStore::plan`). */
   plan(path: string, size: number, mtimeMs: number): ReadPlan;
-  apply(path: string, workspace: string | undefined, size: number, mtimeMs: number, offset: number, bytes: Uint8Array): unknown;
+  apply(path: string, workspace: string | undefined, size: number, mtimeMs: number, offset: number, bytes: Uint8Array): ApplyOutcome;
   remove(path: string): void;
   generation(): number;
   /** `host`: the optional I/O bridge for tools that need files (flags, content). */

@@ -12,8 +12,6 @@
  * two read-only ones: the cargo registry sources (`$CARGO_HOME/registry/src`) and the bundled library docs. */
 export type AreaName = 'workspace' | 'workspaceState' | 'globalState' | 'cargoRegistry' | 'bundled';
 
-export const AREAS: readonly AreaName[] = ['workspace', 'workspaceState', 'globalState', 'cargoRegistry', 'bundled'];
-
 /** Areas the core only reads: writes and removals there are refused. */
 export const READ_ONLY_AREAS: ReadonlySet<AreaName> = new Set<AreaName>(['cargoRegistry', 'bundled']);
 

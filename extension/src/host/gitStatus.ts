@@ -39,13 +39,13 @@ export function gitStatusCli(dir: string, timeoutMs = 10_000): Uint8Array {
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: Buffer; signal?: string; status?: number | null };
     if (e.code === 'ENOENT') {
-      throw new Error('git is not installed (or not on PATH)');
+      throw new Error('git is not installed (or not on PATH)', { cause: err });
     }
     if (e.code === 'ETIMEDOUT' || e.signal === 'SIGTERM') {
-      throw new Error(`git status timed out after ${timeoutMs} ms`);
+      throw new Error(`git status timed out after ${timeoutMs} ms`, { cause: err });
     }
     const stderr = e.stderr ? e.stderr.toString('utf8').trim() : '';
-    throw new Error(stderr || e.message);
+    throw new Error(stderr || e.message, { cause: err });
   }
 }
 

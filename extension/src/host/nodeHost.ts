@@ -1,11 +1,12 @@
-import * as crypto from 'crypto';
+// The Node.js implementation of the core's I/O bridge (`secretary_core::host::Host`).
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 
-import { HostError, READ_ONLY_AREAS, type AreaName, type HostBridge } from './bridge';
+import { writeFileAtomic } from './atomicWrite';
+import { HostError, type AreaName, type HostBridge } from './bridge';
 import { gitStatusCli } from './gitStatus';
-import { LockFiles, removeOrphanTemps } from './lockFile';
+import { LockFiles } from './lockFile';
+import { checkRelative, describeArea, isInside, isMissing, refuseReadOnly } from './paths';
 
 /** A root: a folder, or a function giving the current one (the open workspace folder may change). */
 export type Root = string | undefined | (() => string | undefined);
@@ -88,32 +89,7 @@ export class NodeHost implements HostBridge {
   writeAtomic(area: AreaName, rel: string, bytes: Uint8Array): void {
     refuseReadOnly(area, rel);
     const target = this.resolve(area, rel, true) as string;
-    const dir = path.dirname(target);
-    fs.mkdirSync(dir, { recursive: true });
-    const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`);
-    try {
-      const fd = fs.openSync(temp, 'wx');
-      try {
-        let offset = 0;
-        while (offset < bytes.length) {
-          offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
-        }
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      this.options.beforeRename?.(temp, target);
-      fs.renameSync(temp, target);
-    } catch (err) {
-      try {
-        fs.unlinkSync(temp);
-      } catch {
-        // Already renamed or never created.
-      }
-      throw err;
-    }
-    syncDir(dir);
-    removeOrphanTemps(dir);
+    writeFileAtomic(target, bytes, this.options.beforeRename);
   }
 
   /** The lock file `<path>.lock` beside the file or folder (see `lockFile.ts`). */
@@ -244,7 +220,7 @@ export class NodeHost implements HostBridge {
       );
     }
     const dir = this.resolve('workspace', rel, false, true);
-    let isDir = false;
+    let isDir: boolean;
     try {
       isDir = dir !== undefined && fs.statSync(dir).isDirectory();
     } catch {
@@ -293,7 +269,7 @@ export class NodeHost implements HostBridge {
   private resolve(area: AreaName, rel: string, forWrite: boolean, allowRoot = false): string | undefined {
     const root = this.rootOf(area);
     if (!root) {
-      throw new HostError('SECRETARY_NO_AREA', `No folder for ${describe(area)} in this host`);
+      throw new HostError('SECRETARY_NO_AREA', `No folder for ${describeArea(area)} in this host`);
     }
     const segments = checkRelative(rel, allowRoot);
     if (forWrite) {
@@ -317,274 +293,10 @@ export class NodeHost implements HostBridge {
         throw err;
       }
       if (!isInside(realRoot, real)) {
-        throw new HostError('SECRETARY_PATH_REFUSED', `Path ${JSON.stringify(rel)} refused: it leads outside ${describe(area)} through a symlink`);
+        throw new HostError('SECRETARY_PATH_REFUSED', `Path ${JSON.stringify(rel)} refused: it leads outside ${describeArea(area)} through a symlink`);
       }
       current = real;
     }
     return current;
   }
-}
-
-/** The segments of a relative path; throws `SECRETARY_PATH_REFUSED` for anything else. */
-export function checkRelative(rel: string, allowRoot = false): string[] {
-  const refuse = (why: string): never => {
-    throw new HostError('SECRETARY_PATH_REFUSED', `Path ${JSON.stringify(rel)} refused: ${why}`);
-  };
-  if (typeof rel !== 'string') {
-    return refuse('not a string');
-  }
-  if (rel === '' || rel === '.') {
-    return allowRoot ? [] : refuse('it is empty');
-  }
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f]/.test(rel)) {
-    refuse('it contains a control character');
-  }
-  if (rel.includes('\\')) {
-    refuse('use / to separate folders');
-  }
-  if (rel.startsWith('/') || rel.startsWith('~') || /^[A-Za-z]:/.test(rel) || path.isAbsolute(rel)) {
-    refuse('it must be relative');
-  }
-  const segments = rel.split('/');
-  for (const segment of segments) {
-    if (segment === '' || segment === '.' || segment === '..') {
-      refuse('empty, `.` and `..` folder names are not allowed');
-    }
-  }
-  return segments;
-}
-
-/** The cargo registry sources and the bundled docs are only read. */
-function refuseReadOnly(area: AreaName, rel: string): void {
-  if (READ_ONLY_AREAS.has(area)) {
-    throw new HostError('SECRETARY_PATH_REFUSED', `Path ${JSON.stringify(rel)} refused: ${describe(area)} are read-only`);
-  }
-}
-
-function isInside(root: string, candidate: string): boolean {
-  if (candidate === root) {
-    return true;
-  }
-  const withSep = root.endsWith(path.sep) ? root : root + path.sep;
-  return candidate.startsWith(withSep);
-}
-
-function isMissing(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-function syncDir(dir: string): void {
-  // Makes the rename itself durable; not possible on every platform (Windows), hence best effort.
-  try {
-    const fd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // Best effort.
-  }
-}
-
-function describe(area: AreaName): string {
-  switch (area) {
-    case 'workspace':
-      return 'the workspace folder';
-    case 'workspaceState':
-      return "this workspace's state folder";
-    case 'globalState':
-      return 'the global state folder';
-    case 'cargoRegistry':
-      return 'the cargo registry sources';
-    case 'bundled':
-      return 'the bundled library docs';
-  }
-}
-
-/** Where cargo unpacks registry crates: `$CARGO_HOME/registry/src` (default `~/.cargo`). */
-export function cargoRegistrySources(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.CARGO_HOME ? path.resolve(env.CARGO_HOME) : path.join(os.homedir(), '.cargo');
-  return path.join(home, 'registry', 'src');
-}
-
-/** The library docs shipped in the VSIX, under the extension's (or the CLI package's) root. */
-export function bundledDocsDir(extensionRoot: string): string {
-  return path.join(extensionRoot, 'resources', 'library-docs');
-}
-
-/** The library-docs settings, and the environment variables that set them for the CLI and MCP server. */
-export const LIBRARY_DOCS_ENV: readonly { setting: string; env: string; kind: 'boolean' | 'string' | 'number' }[] = [
-  { setting: 'copilotChatSecretary.libraryDocs.context7.enabled', env: 'SECRETARY_CONTEXT7_ENABLED', kind: 'boolean' },
-  { setting: 'copilotChatSecretary.libraryDocs.context7.baseUrl', env: 'SECRETARY_CONTEXT7_BASE_URL', kind: 'string' },
-  { setting: 'copilotChatSecretary.libraryDocs.context7.timeoutMs', env: 'SECRETARY_CONTEXT7_TIMEOUT_MS', kind: 'number' },
-  { setting: 'copilotChatSecretary.libraryDocs.context7.apiKey', env: 'CONTEXT7_API_KEY', kind: 'string' },
-];
-
-/**
- * Settings a workspace must never choose: the host library docs are sent to and the key sent with
- * them (a cloned repository's `.vscode/settings.json` could otherwise send the user's
- * `CONTEXT7_API_KEY` to a host of its choosing). `package.json` gives them `"scope": "application"`,
- * so VS Code reads them from the user's settings only; the CLI and MCP server ignore them in
- * `.vscode/settings.json` and take them from the environment alone.
- */
-export const USER_ONLY_SETTINGS: readonly string[] = [
-  'copilotChatSecretary.libraryDocs.context7.baseUrl',
-  'copilotChatSecretary.libraryDocs.context7.apiKey',
-];
-
-/** The environment variables that pass the library-docs settings `get` returns on to a CLI or MCP server
- * process (VS Code's MCP server definition); unset and empty values pass nothing. */
-export function libraryDocsEnv(get: (setting: string) => unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const { setting, env } of LIBRARY_DOCS_ENV) {
-    const value = get(setting);
-    if ((typeof value === 'string' && value.trim()) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
-      out[env] = String(value).trim();
-    }
-  }
-  return out;
-}
-
-/** The settings the environment sets (`SECRETARY_CONTEXT7_ENABLED=false` ...); unset or empty variables set nothing. */
-export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { setting, env: name, kind } of LIBRARY_DOCS_ENV) {
-    const raw = env[name]?.trim();
-    if (!raw) {
-      continue;
-    }
-    if (kind === 'boolean') {
-      out[setting] = !/^(0|false|no|off)$/i.test(raw);
-    } else if (kind === 'number') {
-      const value = Number(raw);
-      if (Number.isFinite(value)) {
-        out[setting] = value;
-      }
-    } else {
-      out[setting] = raw;
-    }
-  }
-  return out;
-}
-
-/**
- * Where the CLI and the MCP server keep state (VS Code uses the extension's own storage folders):
- * `SECRETARY_STATE_DIR` when set, else the platform's state folder: `$XDG_STATE_HOME` or
- * `~/.local/state` on Linux, `~/Library/Application Support` on macOS, `%LOCALAPPDATA%` on Windows,
- * each with `copilot-chat-secretary` appended.
- */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (env.SECRETARY_STATE_DIR) {
-    return path.resolve(env.SECRETARY_STATE_DIR);
-  }
-  const home = os.homedir();
-  const base =
-    platform === 'win32'
-      ? (env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'))
-      : platform === 'darwin'
-        ? path.join(home, 'Library', 'Application Support')
-        : (env.XDG_STATE_HOME ?? path.join(home, '.local', 'state'));
-  return path.join(base, 'copilot-chat-secretary');
-}
-
-/**
- * The state roots under a state folder: `global/` for global flags (and memory), and
- * `workspaces/<folder name>-<12 hex of sha256(folder path)>/` for one workspace's project flags.
- */
-export function stateRoots(stateDir: string, workspaceFolder: string | undefined): { globalState: string; workspaceState?: string } {
-  const globalState = path.join(stateDir, 'global');
-  if (!workspaceFolder) {
-    return { globalState };
-  }
-  const folder = path.resolve(workspaceFolder);
-  const hash = crypto.createHash('sha256').update(folder).digest('hex').slice(0, 12);
-  const name = (path.basename(folder) || 'root').replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40);
-  return { globalState, workspaceState: path.join(stateDir, 'workspaces', `${name}-${hash}`) };
-}
-
-/**
- * The bridge of a host outside VS Code (CLI, MCP server): the workspace folder, state under
- * `stateDir` (default `defaultStateDir()`), the cargo registry sources (`CARGO_HOME`), the bundled
- * library docs (`bundledDocs`), and settings from the workspace's `.vscode/settings.json` (comments and
- * trailing commas allowed), so `copilotChatSecretary.content.categories` applies there too, except the
- * `USER_ONLY_SETTINGS`; the environment variables of `LIBRARY_DOCS_ENV` override the library-docs settings.
- */
-export function standaloneHost(options: {
-  workspaceFolder?: string;
-  stateDir?: string;
-  env?: NodeJS.ProcessEnv;
-  bundledDocs?: string;
-}): NodeHost {
-  const env = options.env ?? process.env;
-  const stateDir = options.stateDir ? path.resolve(options.stateDir) : defaultStateDir(env);
-  const roots = stateRoots(stateDir, options.workspaceFolder);
-  const fromWorkspace = options.workspaceFolder ? readSettings(path.join(options.workspaceFolder, '.vscode', 'settings.json')) : {};
-  for (const key of USER_ONLY_SETTINGS) {
-    delete fromWorkspace[key];
-  }
-  const settings: Record<string, unknown> = { ...fromWorkspace, ...settingsFromEnv(env) };
-  return new NodeHost({
-    roots: {
-      workspace: options.workspaceFolder,
-      workspaceState: roots.workspaceState,
-      globalState: roots.globalState,
-      cargoRegistry: cargoRegistrySources(env),
-      bundled: options.bundledDocs,
-    },
-    settings: (key) => (Object.hasOwn(settings, key) ? settings[key] : undefined),
-  });
-}
-
-/** A VS Code settings file as an object (`{}` when missing or unreadable). */
-export function readSettings(file: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return {};
-  }
-  try {
-    const value = JSON.parse(stripJsonComments(text)) as unknown;
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** JSONC to JSON: drops `//` and `/* *\/` comments, then trailing commas, never inside strings. */
-export function stripJsonComments(text: string): string {
-  return scan(scan(text, true), false);
-}
-
-/** One string-aware pass: removes comments (`comments`) or trailing commas. */
-function scan(text: string, comments: boolean): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') {
-        j += text[j] === '\\' ? 2 : 1;
-      }
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (comments && c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') {
-        i++;
-      }
-    } else if (comments && c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else if (!comments && c === ',' && /^\s*[}\]]/.test(text.slice(i + 1, i + 200))) {
-      i++;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
 }

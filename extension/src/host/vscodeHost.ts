@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 
 import { porcelainFromChanges, type GitState } from './gitStatus';
-import { bundledDocsDir, cargoRegistrySources, NodeHost } from './nodeHost';
+import { NodeHost } from './nodeHost';
+import { bundledDocsDir, cargoRegistrySources } from './roots';
 
 const API_KEY_SETTING = 'copilotChatSecretary.libraryDocs.context7.apiKey';
 

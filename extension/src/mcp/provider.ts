@@ -3,7 +3,7 @@ import * as path from 'path';
 import { fileURLToPath } from 'url';
 import * as vscode from 'vscode';
 
-import { libraryDocsEnv } from '../host/nodeHost';
+import { libraryDocsEnv } from '../host/libraryDocsEnv';
 import type { Logger } from '../log';
 import { EMPTY_WINDOW, workspaceKey } from '../sessions/discovery';
 

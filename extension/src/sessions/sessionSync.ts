@@ -224,7 +224,7 @@ export class SessionSync {
       for (let attempt = 0; attempt < 2; attempt += 1) {
         // The file may have grown since the stat: what was read is the size the core records.
         const size = offset + bytes.length;
-        const outcome = this.core.run((h) => h.apply(file.path, file.workspace, size, got.mtimeMs, offset, bytes)) as { needsFullRead?: boolean } | undefined;
+        const outcome = this.core.run((h) => h.apply(file.path, file.workspace, size, got.mtimeMs, offset, bytes));
         if (!outcome?.needsFullRead || attempt > 0) {
           break;
         }

@@ -3,31 +3,13 @@ import * as vscode from 'vscode';
 import { callContext } from '../chat/liveChat';
 import type { Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
-import type { ChatMonitorTreeProvider } from '../tree/ChatMonitorTreeProvider';
 import type { ToolCatalogSync } from './catalogSync';
 import { Tool } from './Tool';
-import { confirmationFor, type ConsentListing } from './toolLogging';
+import type { ToolListing } from '../core/generated/ToolListing';
+import { confirmationFor } from './toolLogging';
 
-/** A tool's entry in the core's listing (`Secretary.tools()`). */
-export interface ToolListing {
-  name: string;
-  vscodeName: string;
-  referenceName: string;
-  displayName: string;
-  summary: string;
-  description: string;
-  inputSchema: unknown;
-  tags: string[];
-  deferred: boolean;
-  /** A deferred tool's VS Code context key (`copilotChatSecretary.loaded.<name>`), set by `tool_load`. */
-  loadedContextKey?: string | null;
-  destructive: boolean;
-  /** Example tools are listed only when the host includes them. */
-  example?: boolean;
-  /** The literal a destructive tool requires, and why (`null` for other tools). */
-  consent?: ConsentListing | null;
-  invocationMessage: string;
-}
+/** A tool's entry in the core's listing (`Secretary.tools()`), generated from the Rust type. */
+export type { ToolListing } from '../core/generated/ToolListing';
 
 /**
  * A tool whose logic lives entirely in the WASM core: the host adds only freshness (changed
@@ -37,14 +19,13 @@ export interface ToolListing {
 export class CoreTool extends Tool {
   constructor(
     protected readonly listing: ToolListing,
-    tree: ChatMonitorTreeProvider,
     sessions: DialogSessionsService,
     log: Logger,
     protected readonly catalog: ToolCatalogSync,
     /** Where live copies of the calling chat are written for a moment (global storage). */
     private readonly scratch: vscode.Uri,
   ) {
-    super(listing.vscodeName, tree, sessions, log);
+    super(listing.vscodeName, sessions, log);
   }
 
   protected override async call(

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 
 import type { Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
-import type { ChatMonitorTreeProvider } from '../tree/ChatMonitorTreeProvider';
 import { runLogged } from './toolLogging';
 
 /**
@@ -13,7 +12,6 @@ import { runLogged } from './toolLogging';
 export abstract class Tool<TInput = Record<string, unknown>> implements vscode.LanguageModelTool<TInput> {
   constructor(
     readonly name: string,
-    protected readonly tree: ChatMonitorTreeProvider,
     protected readonly sessions: DialogSessionsService,
     protected readonly log: Logger,
   ) {}

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 
 import type { Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
-import type { ChatMonitorTreeProvider } from '../tree/ChatMonitorTreeProvider';
 import type { ToolCatalogSync } from './catalogSync';
 import { CoreTool, type ToolListing } from './CoreTool';
 import { contextKeysOf, loadedKeys } from './loadedContext';
@@ -21,13 +20,12 @@ export class ToolLoadTool extends CoreTool {
   constructor(
     listing: ToolListing,
     allTools: readonly ToolListing[],
-    tree: ChatMonitorTreeProvider,
     sessions: DialogSessionsService,
     log: Logger,
     catalog: ToolCatalogSync,
     scratch: vscode.Uri,
   ) {
-    super(listing, tree, sessions, log, catalog, scratch);
+    super(listing, sessions, log, catalog, scratch);
     this.contextKeys = contextKeysOf(allTools);
   }
 

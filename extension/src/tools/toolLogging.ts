@@ -1,3 +1,4 @@
+import type { ConsentListing } from '../core/generated/ConsentListing';
 import type { Logger } from '../log';
 
 /**
@@ -62,13 +63,7 @@ export function failureOf(text: string): string | undefined {
 }
 
 /** What the listing says about a destructive tool's consent (`consent` in `Secretary.tools()`). */
-export interface ConsentListing {
-  field: string;
-  value: string;
-  why: string;
-  /** A per-command consent: the literal is needed only when `input[when.field] === when.value`. */
-  when?: { field: string; value: string } | null;
-}
+export type { ConsentListing };
 
 /**
  * The confirmation VS Code shows before a destructive tool runs (`confirmationMessages` of

@@ -6,6 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import type { SecretaryApi } from '../../src/extension';
+import { sharedFixturesOrSkip } from '../sharedFixtures';
 
 export async function secretary(): Promise<{ ext: vscode.Extension<SecretaryApi>; api: SecretaryApi }> {
   const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'copilot-chat-secretary') as
@@ -48,10 +49,13 @@ export function sampleSessions(ext: vscode.Extension<unknown>): string[] {
   return fs.readdirSync(dir).map((name) => path.join(dir, name));
 }
 
-/** The real fixtures in ../shared, when present beside the checkout. */
+/**
+ * The real session fixtures of shared/ (see ../sharedFixtures.ts): empty when absent (the harness has
+ * no skip; the reason goes to the extension host's log), a thrown failure under CI=true.
+ */
 export function sharedFixtures(ext: vscode.Extension<unknown>): string[] {
-  const dir = path.join(ext.extensionPath, '..', 'shared', 'fixtures', 'sessions');
-  return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => path.join(dir, name)) : [];
+  const dir = sharedFixturesOrSkip(ext.extensionPath, 'sessions', (why) => console.warn(why));
+  return dir ? fs.readdirSync(dir).map((name) => path.join(dir, name)) : [];
 }
 
 /** Resolves when `check` holds, polling the host state (not the product) for up to `ms`. */

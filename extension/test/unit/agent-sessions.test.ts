@@ -10,12 +10,12 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
+import { findSharedFixtures, sharedFixturesOrSkip } from '../sharedFixtures';
 import { ROOT, tempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
-const AGENT_FIXTURES = [path.join(ROOT, '..', 'shared', 'fixtures', 'agent-sessions'), '/work/shared/fixtures/agent-sessions'].find(
-  (dir) => fs.existsSync(dir),
-);
+/** The real agent logs of shared/, when found (seeded as other folders' sessions when present). */
+const AGENT_FIXTURES = findSharedFixtures(ROOT, 'agent-sessions').dir;
 
 type Content = { type: string; text: string }[];
 
@@ -225,8 +225,12 @@ test('mcp and call start with no session source at all', async () => {
   }
 });
 
-test('show --json gives the user prompts of each shared agent sample', { skip: !AGENT_FIXTURES && 'shared/fixtures/agent-sessions absent' }, () => {
-  const dir = AGENT_FIXTURES as string;
+test('show --json gives the user prompts of each shared agent sample', (t) => {
+  const found = sharedFixturesOrSkip(ROOT, 'agent-sessions', (why) => t.skip(why));
+  if (!found) {
+    return;
+  }
+  const dir: string = found;
   const read = (name: string) =>
     fs
       .readFileSync(path.join(dir, name), 'utf8')

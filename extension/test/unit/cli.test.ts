@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 
+import { sharedFixturesOrSkip } from '../sharedFixtures';
 import { ROOT, SAMPLES, tempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -87,9 +88,8 @@ test('bad usage and unreadable files give one clear line', () => {
 });
 
 test('show --json gives every real fixture\'s request texts (../shared)', (t) => {
-  const dir = path.join(ROOT, '..', 'shared', 'fixtures', 'sessions');
-  if (!fs.existsSync(dir)) {
-    t.skip('../shared/fixtures/sessions is absent');
+  const dir = sharedFixturesOrSkip(ROOT, 'sessions', (why) => t.skip(why));
+  if (!dir) {
     return;
   }
   for (const name of fs.readdirSync(dir)) {

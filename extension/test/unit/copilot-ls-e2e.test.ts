@@ -7,38 +7,23 @@
 // within TURN_TIMEOUT_MS. Without the server the tests are skipped, except under CI=true, where
 // they fail.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
+import { findServer, skipWithoutServer } from './copilotLsServer';
 import { FAKE_MODEL, startFakeCopilotApi, type FakeCopilotApi, type Step } from './fakeCopilotApi';
 import { ROOT, SAMPLES, tempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
-const SETUP = path.join(ROOT, 'scripts', 'copilot-ls-setup');
 const TODO_APP = '/home/dev/projects/todo-app';
 const FIRST_SESSION = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';
 /** One CLI run (start-up ~5 s, a turn well under a second with the fake): a hang fails here. */
 const TURN_TIMEOUT_MS = 30_000;
 
-/** The installed server's binary (`scripts/copilot-ls-setup` prints it, installing it first when
- * needed), `COPILOT_LS_PATH` when set, or why there is none. */
-function findServer(): { path?: string; why?: string } {
-  if (process.env.COPILOT_LS_PATH) {
-    return { path: process.env.COPILOT_LS_PATH };
-  }
-  const run = spawnSync(SETUP, [], { encoding: 'utf8', timeout: 180_000 });
-  const printed = run.stdout?.trim().split('\n').pop();
-  if (run.status === 0 && printed && fs.existsSync(printed)) {
-    return { path: printed };
-  }
-  return { why: `scripts/copilot-ls-setup failed (${run.error?.message ?? `exit ${run.status}`}): ${run.stderr?.trim()}` };
-}
-
 const server = findServer();
-const ci = /^(1|true|yes)$/i.test(process.env.CI ?? '');
-const skip = !server.path && !ci ? `the Copilot language server is not installed: ${server.why}` : false;
+const skip = skipWithoutServer(server);
 
 interface CliRun {
   code: number | null;

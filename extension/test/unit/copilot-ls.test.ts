@@ -12,6 +12,7 @@ import { test } from 'node:test';
 
 import { languageOf, serverCommand } from '../../src/copilotLs/client';
 import { terminalSink, TurnProgress, type ToolCallEvent } from '../../src/copilotLs/turn';
+import { findServer, skipWithoutServer } from './copilotLsServer';
 import { ROOT, SAMPLES, tempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -334,13 +335,16 @@ test('copilot-ls: a server that cannot start is an error, not a hang', async () 
   }
 });
 
-// Against the real language server, when one is named (it starts offline and without a Copilot
-// account; registration does not need one): the server's own schema check accepts every tool.
-test('copilot-ls: the real @github/copilot-language-server accepts the registration', { skip: !process.env.COPILOT_LS_PATH }, async () => {
+// Against the real language server ($COPILOT_LS_PATH, else the pinned copy of scripts/copilot-ls-setup;
+// it starts offline and without a Copilot account, registration does not need one): the server's
+// own schema check accepts every tool. Skipped without the server, except under CI=true.
+const realServer = findServer();
+test('copilot-ls: the real @github/copilot-language-server accepts the registration', { skip: skipWithoutServer(realServer) }, async () => {
+  assert.ok(realServer.path, `CI=true: the server must be installed (${realServer.why})`);
   const temp = tempDir('secretary-copilot-ls-real-');
   try {
     const child = spawn(process.execPath, [CLI, 'copilot-ls', '--storage', SAMPLES, '--workspace', TODO_APP, '--state-dir', temp.dir], {
-      env: { ...process.env, HOME: temp.dir, XDG_CONFIG_HOME: path.join(temp.dir, '.config') },
+      env: { ...process.env, COPILOT_LS_PATH: realServer.path, HOME: temp.dir, XDG_CONFIG_HOME: path.join(temp.dir, '.config') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -7,7 +7,11 @@ import { test } from 'node:test';
 
 import { WasmCore } from '../../src/core/wasm';
 import { HostError } from '../../src/host/bridge';
-import { NodeHost, checkRelative, defaultStateDir, readSettings, standaloneHost, stateRoots } from '../../src/host/nodeHost';
+import { NodeHost } from '../../src/host/nodeHost';
+import { checkRelative } from '../../src/host/paths';
+import { defaultStateDir, stateRoots } from '../../src/host/roots';
+import { readSettings } from '../../src/host/settingsFile';
+import { standaloneHost } from '../../src/host/standalone';
 import { silentLogger } from '../../src/log';
 import { WASM_DIR, tempDir } from './helpers';
 
@@ -143,6 +147,39 @@ test('standalone hosts keep state under SECRETARY_STATE_DIR and read .vscode/set
     const host = standaloneHost({ workspaceFolder: ws, stateDir: path.join(temp.dir, 'st') });
     assert.deepEqual(host.setting('copilotChatSecretary.content.categories'), { x: { folder: 'd', patterns: ['*.md'] } });
     assert.equal(host.rootOf('workspace'), ws);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a hostile settings file gives {} or what JSON.parse gives, without throwing', () => {
+  const temp = tempDir('secretary-settings-');
+  try {
+    const file = path.join(temp.dir, 'settings.json');
+    const read = (text: string | Buffer) => {
+      fs.writeFileSync(file, text);
+      return readSettings(file);
+    };
+    assert.deepEqual(readSettings(path.join(temp.dir, 'missing.json')), {});
+    for (const garbage of ['', 'null', '[1, 2]', '"text"', '42', '{"a": 1,,}', '{"a": 1} trailing', "{'a': 1}", '{"a": "\u0007"}', '{"a" 1}']) {
+      assert.deepEqual(read(garbage), {}, JSON.stringify(garbage));
+    }
+    assert.deepEqual(read(Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x01, 0x80, 0x22])), {});
+    // `__proto__` is a key like any other (as with JSON.parse), never the object's prototype.
+    const proto = read('{"__proto__": {"polluted": true}, "x": 1, "x": 2}');
+    assert.equal(Object.getPrototypeOf(proto), Object.prototype);
+    assert.ok(Object.hasOwn(proto, '__proto__'));
+    assert.equal((proto as { polluted?: unknown }).polluted, undefined);
+    assert.equal(proto.x, 2, 'the last of duplicate keys wins');
+    assert.deepEqual(proto, JSON.parse('{"__proto__": {"polluted": true}, "x": 1, "x": 2}'));
+    // Nesting too deep for a recursive parser: no stack overflow escapes.
+    const deep = read(`{"a": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    assert.equal(typeof deep, 'object');
+    // A large file (about 8 MB) is read whole.
+    const keys = 100_000;
+    const large = read(`{${Array.from({ length: keys }, (_, i) => `"key${i}": {"x": [${i}, "${'v'.repeat(40)}"]}, // ${i}`).join('\n')}\n}`);
+    assert.equal(Object.keys(large).length, keys);
+    assert.deepEqual(large.key99999, { x: [99_999, 'v'.repeat(40)] });
   } finally {
     temp.cleanup();
   }

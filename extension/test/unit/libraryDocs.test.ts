@@ -15,7 +15,10 @@ import { after, before, test } from 'node:test';
 import { WasmCore } from '../../src/core/wasm';
 import { HostError } from '../../src/host/bridge';
 import { HttpExchange, describeFetchError, type HttpOutcome, type HttpRequest } from '../../src/host/http';
-import { bundledDocsDir, libraryDocsEnv, NodeHost, settingsFromEnv, standaloneHost } from '../../src/host/nodeHost';
+import { libraryDocsEnv, settingsFromEnv } from '../../src/host/libraryDocsEnv';
+import { NodeHost } from '../../src/host/nodeHost';
+import { bundledDocsDir } from '../../src/host/roots';
+import { standaloneHost } from '../../src/host/standalone';
 import { silentLogger } from '../../src/log';
 import { ROOT, SAMPLES, WASM_DIR, tempDir } from './helpers';
 

@@ -31,6 +31,10 @@ function listing(name: string, deferred = false): ToolListing {
     deferred,
     destructive: false,
     invocationMessage: name,
+    // As the core lists a tool without a context key, examples or consent.
+    loadedContextKey: null,
+    example: false,
+    consent: null,
   };
 }
 

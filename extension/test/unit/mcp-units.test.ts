@@ -25,6 +25,10 @@ function listing(name: string, deferred = false, destructive = false): ToolListi
     deferred,
     destructive,
     invocationMessage: name,
+    // As the core lists a tool without a context key, examples or consent.
+    loadedContextKey: null,
+    example: false,
+    consent: null,
   };
 }
 

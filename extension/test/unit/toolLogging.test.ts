@@ -58,7 +58,7 @@ test('destructive tools get a confirmation naming why and the literal', () => {
     displayName: 'Example: Reset',
     summary: 'Example destructive tool: reset the echo count.',
     destructive: true,
-    consent: { field: 'confirm', value: 'RESET_EXAMPLES', why: 'It cannot be undone.' },
+    consent: { field: 'confirm', value: 'RESET_EXAMPLES', why: 'It cannot be undone.', when: null },
   });
   assert.ok(confirmation);
   assert.match(confirmation.title, /requires your explicit instruction/);

@@ -17,6 +17,7 @@ use crate::tooling::ToolContext;
 
 /// One argument of a prompt. Over MCP every argument is a named string; in chat the arguments are
 /// the words after the command, in this order, the last `rest` argument taking every word left.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct PromptArg {
     pub name: &'static str,
@@ -58,6 +59,7 @@ impl std::fmt::Debug for PromptSpec {
 }
 
 /// A next command the participant offers after an answer.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Followup {
     /// The slash command (`request`).
@@ -68,6 +70,11 @@ pub struct Followup {
 }
 
 /// What a prompt answers: markdown for people, the next commands, and on failure the tool's error.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "PromptAnswer", optional_fields)
+)]
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct PromptOutput {
     pub markdown: String,

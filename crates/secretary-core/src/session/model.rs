@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 /// Which on-disk format a dialog was read from.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum SessionFormat {
@@ -29,6 +30,7 @@ pub enum SessionFormat {
 
 /// Which agent wrote a dialog: VS Code's chat, or one of the terminal agents whose own history
 /// the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
 )]
@@ -87,6 +89,7 @@ impl SessionFormat {
 }
 
 /// The state of one request, from `modelState`, `isCanceled` and `result.errorDetails`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum RequestStatus {
@@ -110,6 +113,11 @@ impl RequestStatus {
 }
 
 /// One user request, in order. `index` is 1-based because that is how people and agents count.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "ChatRequest", optional_fields)
+)]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
@@ -130,6 +138,7 @@ pub struct Request {
 }
 
 /// The state of a whole dialog, derived from its last request.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum DialogStatus {
@@ -145,6 +154,7 @@ pub enum DialogStatus {
 }
 
 /// A chat session, reduced to what the Secretary serves.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Dialog {
@@ -174,5 +184,6 @@ pub struct Dialog {
     pub status: DialogStatus,
     /// Things the reader noticed but could live with (a cut-off last line, an odd request shape).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
     pub diagnostics: Vec<String>,
 }

@@ -35,6 +35,7 @@ pub struct FileMeta {
 }
 
 /// What the host should read next for a file.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ReadPlan {
@@ -47,6 +48,7 @@ pub enum ReadPlan {
 }
 
 /// What an [`SessionStore::apply`] did.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApplyOutcome {
@@ -58,6 +60,7 @@ pub struct ApplyOutcome {
 }
 
 /// One file's dialog as the store serves it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredDialog {
