@@ -12,7 +12,7 @@ import * as path from 'path';
  * waits (short sleeps, synchronously: the core calls the bridge synchronously) for at most
  * `LOCK_WAIT_MS`, then fails with a message saying which file is locked. A lock whose holder died
  * (same machine, its pid is gone) or that is older than `STALE_LOCK_MS` (no write takes that long) is
- * broken: renamed aside (atomic, so only one waiter breaks it) and removed.
+ * broken, under `<lock>.break` and only if it is still the lock judged stale (see `breakIfStale`).
  */
 
 /** How long `acquire` waits for another process's lock. */
@@ -94,31 +94,80 @@ function readHolder(lockPath: string): Holder | undefined {
   }
 }
 
-/** Breaks a lock left behind by a dead process or a crash; `true` when it was removed. */
-function breakIfStale(lockPath: string): boolean {
+/** A breaker file older than this was left by a process that died while breaking a lock. */
+const STALE_BREAKER_MS = 5_000;
+
+/** The lock file as judged: its identity (inode, mtime, token) when stale, `gone` when absent. */
+type Judged = { ino: number; mtimeMs: number; token?: string } | 'gone' | undefined;
+
+function judge(lockPath: string): Judged {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(lockPath);
   } catch {
-    return true; // released meanwhile: try again at once
+    return 'gone';
   }
   const holder = readHolder(lockPath);
   const dead = holder?.host === os.hostname() && typeof holder.pid === 'number' && !isAlive(holder.pid);
   if (!dead && Date.now() - stat.mtimeMs < STALE_LOCK_MS) {
+    return undefined;
+  }
+  return { ino: stat.ino, mtimeMs: stat.mtimeMs, token: holder?.token };
+}
+
+/**
+ * Breaks a lock left behind by a dead process or a crash; `true` when the caller should try to
+ * take the lock at once. Two waiters can judge the same lock stale; if the first breaks it and
+ * takes a lock of its own, the second must not break that one. So breaking happens under a second,
+ * short-lived lock (`<lock>.break`, `O_EXCL`), and only when the lock file is still the one judged
+ * stale (same inode, mtime and token).
+ */
+function breakIfStale(lockPath: string): boolean {
+  const judged = judge(lockPath);
+  if (judged === 'gone') {
+    return true; // released meanwhile: try again at once
+  }
+  if (!judged) {
     return false;
   }
-  const aside = `${lockPath}.${crypto.randomBytes(6).toString('hex')}.stale`;
+  const breaker = `${lockPath}.break`;
   try {
-    fs.renameSync(lockPath, aside);
-  } catch {
-    return true; // another waiter broke it first
+    fs.writeFileSync(breaker, String(process.pid), { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw err;
+    }
+    // Another waiter is breaking it (a few system calls); unless it died doing so, wait.
+    try {
+      if (Date.now() - fs.statSync(breaker).mtimeMs > STALE_BREAKER_MS) {
+        fs.unlinkSync(breaker);
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+    return false;
   }
   try {
-    fs.unlinkSync(aside);
-  } catch {
-    // Best effort.
+    const now = judge(lockPath);
+    if (now === 'gone') {
+      return true;
+    }
+    if (now && now.ino === judged.ino && now.mtimeMs === judged.mtimeMs && now.token === judged.token) {
+      try {
+        fs.unlinkSync(lockPath);
+      } catch {
+        // Gone meanwhile.
+      }
+      return true;
+    }
+    return false; // broken and taken again since it was judged: that lock is live
+  } finally {
+    try {
+      fs.unlinkSync(breaker);
+    } catch {
+      // Best effort.
+    }
   }
-  return true;
 }
 
 function isAlive(pid: number): boolean {
