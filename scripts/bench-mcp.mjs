@@ -3,6 +3,10 @@
 // (what MCP clients use) against the built server (node dist/cli.js mcp).
 //
 //   node scripts/bench-mcp.mjs [--storage <user-data dir>] [--workspace <folder>] [--starts N] [--calls N]
+//                              [--baseline-cli <another build's dist/cli.js>]
+//
+// --baseline-cli: also start that build's server in each round (bare node, baseline, this build,
+// alternating), for a same-run comparison of two builds.
 //
 // Defaults: samples/user-data and its todo-app workspace, 15 starts, 1000 calls (after 50 warm-up
 // calls). Prints a markdown table to stdout. Figures are medians and percentiles over the runs.
@@ -23,18 +27,19 @@ const { values } = parseArgs({
     workspace: { type: 'string', default: '/home/dev/projects/todo-app' },
     starts: { type: 'string', default: '15' },
     calls: { type: 'string', default: '1000' },
+    'baseline-cli': { type: 'string' },
   },
 });
 if (!existsSync(CLI)) {
   console.error('bench-mcp: dist/cli.js is missing: run scripts/build first');
   process.exit(2);
 }
-const serverArgs = [CLI, 'mcp', '--storage', values.storage, '--workspace', values.workspace];
+const serverArgs = (cli) => [cli, 'mcp', '--storage', values.storage, '--workspace', values.workspace];
 
-function connect() {
+function connect(cli = CLI) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: serverArgs,
+    args: serverArgs(cli),
     env: { ...getDefaultEnvironment(), MCP_TOOL_PREFIX: 'secretary' },
     stderr: 'ignore',
   });
@@ -53,18 +58,26 @@ const ms = (value) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 // bare `node -e 0` (spawn to exit), the floor any Node server starts from, on the same machine load.
 const starts = [];
 const bare = [];
+const baselineStarts = [];
 let toolCount = 0;
+async function timeStart(cli) {
+  const started = performance.now();
+  const { client, connected } = connect(cli);
+  await connected;
+  const { tools } = await client.listTools();
+  const elapsed = performance.now() - started;
+  toolCount = tools.length;
+  await client.close();
+  return elapsed;
+}
 for (let i = 0; i < Number(values.starts); i++) {
   const t = performance.now();
   spawnSync(process.execPath, ['-e', '0']);
   bare.push(performance.now() - t);
-  const started = performance.now();
-  const { client, connected } = connect();
-  await connected;
-  const { tools } = await client.listTools();
-  starts.push(performance.now() - started);
-  toolCount = tools.length;
-  await client.close();
+  if (values['baseline-cli']) {
+    baselineStarts.push(await timeStart(values['baseline-cli']));
+  }
+  starts.push(await timeStart(CLI));
 }
 
 // 2. get_request over stdio on one running server: the first call (waits for the first scan of
@@ -103,6 +116,12 @@ console.log(
   `| bare \`node -e 0\`, spawn → exit (same run, alternating) | ${bare.length} | ${ms(percentile(bare, 50))} | ${ms(percentile(bare, 90))} | ${ms(Math.min(...bare))} | ${ms(Math.max(...bare))} |`,
 );
 console.log(`| ratio of the p50s, server / bare node | | ${(percentile(starts, 50) / percentile(bare, 50)).toFixed(2)}× | | | |`);
+if (baselineStarts.length > 0) {
+  console.log(
+    `| baseline build (${values['baseline-cli']}): spawn → first \`tools/list\` | ${baselineStarts.length} | ${ms(percentile(baselineStarts, 50))} | ${ms(percentile(baselineStarts, 90))} | ${ms(Math.min(...baselineStarts))} | ${ms(Math.max(...baselineStarts))} |`,
+  );
+  console.log(`| ratio of the p50s, baseline build / bare node | | ${(percentile(baselineStarts, 50) / percentile(bare, 50)).toFixed(2)}× | | | |`);
+}
 console.log(`| first \`get_request\` (waits for the first scan) | 1 | ${ms(firstCall)} | | | |`);
 console.log(
   `| \`get_request\` over stdio, warm | ${calls.length} | ${ms(percentile(calls, 50))} | ${ms(percentile(calls, 90))} | ${ms(Math.min(...calls))} | ${ms(Math.max(...calls))} |`,

@@ -15,6 +15,12 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const glue = join(ROOT, 'dist', 'wasm', 'secretary_wasm.js');
+/** The glue instantiates on demand (scripts/wasm-glue.mjs). */
+const loadCore = () => {
+  const core = require(glue);
+  core.__instantiate();
+  return core;
+};
 
 /** The baseline a TypeScript extension would write: parse everything, walk the requests. */
 function baseline(bytes) {
@@ -44,7 +50,7 @@ function median(values) {
 if (process.argv[2] === '--child') {
   const [, , , which, file] = process.argv;
   const bytes = readFileSync(file);
-  const wasm = which === 'core' ? require(glue) : undefined;
+  const wasm = which === 'core' ? loadCore() : undefined;
   const before = process.resourceUsage().maxRSS;
   const out = which === 'core' ? core(wasm, basename(file), bytes) : baseline(bytes);
   const after = process.resourceUsage().maxRSS;
@@ -57,7 +63,7 @@ if (!dataDir) {
   process.stderr.write('usage: node scripts/bench-sessions.mjs <data dir> [file ...]\n');
   process.exit(2);
 }
-const wasm = require(glue);
+const wasm = loadCore();
 const files = named.length
   ? named
   : readdirSync(dataDir)

@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 const require = createRequire(import.meta.url);
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const wasm = require(join(ROOT, 'dist', 'wasm', 'secretary_wasm.js'));
+wasm.__instantiate(); // the glue instantiates on demand (scripts/wasm-glue.mjs)
 const MiniSearch = require('minisearch');
 
 const [catalogFile, queriesFile] = process.argv.slice(2);

@@ -87,27 +87,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   // Discovery: our own tools under their VS Code names, the others from vscode.lm.tools.
   const legacyPrefixes = config.get<string[]>('legacyToolPrefixes', []).filter((p) => typeof p === 'string' && p);
   const semantic = config.get<boolean>('search.semantic', true);
-  const configureCatalog = () =>
-    core.run((h) => {
-      h.configureTools(OWN_PREFIX, legacyPrefixes);
-      h.setSemanticSearch(semantic);
-      // In VS Code the current dialog is a VS Code chat whenever the folder has one.
-      h.setCurrentSource('vscode');
-      try {
-        h.setSources(sources);
-      } catch (err) {
-        log.warn(`copilotChatSecretary.sources: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    });
-  configureCatalog();
-  const tools = JSON.parse(core.run((h) => h.tools())) as ToolListing[];
+  // Applied to the core when it loads (after activation) and to a fresh one after a trap.
+  core.configure((h) => {
+    h.configureTools(OWN_PREFIX, legacyPrefixes);
+    h.setSemanticSearch(semantic);
+    // In VS Code the current dialog is a VS Code chat whenever the folder has one.
+    h.setCurrentSource('vscode');
+    try {
+      h.setSources(sources);
+    } catch (err) {
+      log.warn(`copilotChatSecretary.sources: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  });
+  // The core's listing as the build wrote it: registering the tools does not load the module.
+  const tools: ToolListing[] = core.tools();
   const catalog = new ToolCatalogSync(core, log, tools.map((t) => t.name));
-  context.subscriptions.push(
-    core.onDidReset(() => {
-      configureCatalog();
-      catalog.invalidate();
-    }),
-  );
+  context.subscriptions.push(core.onDidReset(() => catalog.invalidate()));
 
   // Every own tool is registered, deferred ones too; VS Code offers a deferred one to the model
   // only once tool_load set its context key (the `when` clause of its contribution).
@@ -127,7 +122,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   let promptListings: PromptListing[] | undefined;
   const prompts: PromptBackend = {
     render: (name, args, token) => sessions.renderPrompt(name, args, callContext(token, context.globalStorageUri, log)),
-    listings: () => (promptListings ??= JSON.parse(core.run((h) => h.prompts())) as PromptListing[]),
+    listings: () => (promptListings ??= core.listing.prompts),
   };
   context.subscriptions.push(...registerChatParticipant(context, prompts));
   const chat: SecretaryApi['chat'] = { handle: (request, stream, token) => handleChatRequest(prompts, request, stream, token) };
@@ -147,7 +142,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     }),
   );
 
-  // The first scan runs in the background: activation stays fast, and tools wait for it.
+  // The core loads (compiled off the main thread) and the first scan runs in the background:
+  // activation only registers, and tools wait for the scan.
   void sessions.start().then(
     () => {
       dialogs.refresh();

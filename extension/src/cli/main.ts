@@ -102,9 +102,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const core = new WasmCore(path.join(__dirname, 'wasm'), log);
   const semantic = semanticSearchFromEnv();
-  const configure = () => core.run((handle) => handle.setSemanticSearch(semantic));
-  configure();
-  core.onDidReset(configure);
+  core.configure((handle) => handle.setSemanticSearch(semantic));
   if (values.version) {
     process.stdout.write(`${core.version}\n`);
     return 0;
@@ -129,7 +127,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'sessions':
         return await sessions(core, log, values, json);
       case 'tools': {
-        const tools = JSON.parse(core.run((h) => h.tools())) as { name: string; summary: string; deferred: boolean }[];
+        const tools = core.tools();
         if (json) {
           print(JSON.stringify(tools, null, 2));
         } else {
@@ -165,6 +163,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'find-tools':
         return await findTools(core, rest.join(' '), values.catalog, values.limit, json, Boolean(values.stdin), !values.lexical);
       case 'mcp': {
+        // The module compiles on V8's worker threads while the server loads and answers
+        // `initialize` and `tools/list` from the build-time listing.
+        void core.warmUp();
         const { runMcpServer } = await import('../mcp/stdio');
         return await runMcpServer(core, log, values);
       }
@@ -187,7 +188,7 @@ export async function main(argv: string[]): Promise<number> {
           }
         }
         // A one-shot call has no earlier turn to load a deferred tool in (memory): load it here.
-        const listing = JSON.parse(core.run((h) => h.tools())) as { name: string; vscodeName: string; deferred: boolean }[];
+        const listing = core.tools();
         const deferred = listing.find((tool) => tool.deferred && (tool.name === name || tool.vscodeName === name));
         if (deferred) {
           core.invoke('tool_load', { names: [deferred.name] }, undefined);

@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 
 import type { CallContext, LiveOutcome } from '../chat/caller';
@@ -6,6 +7,8 @@ import { HttpExchange, MAX_HTTP_REPLAYS, withHttp, type HttpOutcome, type HttpRe
 import type { Logger } from '../log';
 import type { ApplyOutcome } from './generated/ApplyOutcome';
 import type { ReadPlan } from './generated/ReadPlan';
+import type { PromptListing } from './generated/PromptListing';
+import type { ToolListing } from './generated/ToolListing';
 
 // The JSON the facade returns is typed by the declarations scripts/gen-ts-types generates from the
 // Rust types (./generated): `tools()` is `ToolListing[]`, `prompts()` `PromptListing[]`, `prompt()`
@@ -109,10 +112,22 @@ function liveError(live: LiveOutcome | undefined): string | undefined {
   return live && 'error' in live ? live.error : undefined;
 }
 
-/** `WebAssembly.RuntimeError`: what a trap (a Rust panic, `unreachable`) throws. Reached through
- * `globalThis` because the ES2022 + Node typings used here do not declare `WebAssembly`. */
-const RuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: new () => Error } }).WebAssembly
-  .RuntimeError;
+/** A compiled `WebAssembly.Module` (opaque here). */
+type CompiledModule = object & { readonly __compiledWasm?: never };
+
+/** The parts of `WebAssembly` used here, reached through `globalThis` because the ES2022 + Node
+ * typings used here do not declare it. `RuntimeError` is what a trap (a Rust panic,
+ * `unreachable`) throws. */
+const WasmApi = (
+  globalThis as unknown as {
+    WebAssembly: {
+      RuntimeError: new () => Error;
+      Module: new (bytes: Uint8Array) => CompiledModule;
+      compile(bytes: Uint8Array): Promise<CompiledModule>;
+    };
+  }
+).WebAssembly;
+const RuntimeError = WasmApi.RuntimeError;
 
 /** Thrown when the module trapped (a Rust panic). The core has already been re-instantiated. */
 export class CoreTrapError extends Error {
@@ -122,34 +137,99 @@ export class CoreTrapError extends Error {
   }
 }
 
+/** What a host shows before the module is loaded: the core's own listings, written at build time
+ * by this very module (`scripts/wasm-glue.mjs` writes `listing.json` beside it). */
+export interface StaticListing {
+  version: string;
+  /** Every tool, the example tools included (`example: true`). */
+  tools: ToolListing[];
+  prompts: PromptListing[];
+}
+
+/** The patched glue's own export (see `scripts/wasm-glue.mjs`). */
+interface Glue extends WasmExports {
+  __instantiate(module?: CompiledModule): void;
+}
+
+/** Compiled modules by file: compiling is the expensive part of loading (~100 ms for 5 MB), and
+ * a compiled module instantiates any number of times (a fresh core after a trap, every core of a
+ * process). */
+const compiled = new Map<string, CompiledModule | Promise<CompiledModule>>();
+
+/** Compiles `file` with `WebAssembly.compile` (V8 compiles on its worker threads), once per file. */
+function compileInBackground(file: string): Promise<CompiledModule> {
+  const known = compiled.get(file);
+  if (known) {
+    return Promise.resolve(known);
+  }
+  const compiling = fs.promises.readFile(file).then(
+    (bytes) => WasmApi.compile(bytes),
+  );
+  compiled.set(file, compiling);
+  compiling.then(
+    (module) => compiled.get(file) === compiling && compiled.set(file, module),
+    () => compiled.get(file) === compiling && compiled.delete(file),
+  );
+  return compiling;
+}
+
 /**
  * Owns the WASM core: loads the wasm-pack `nodejs` glue from `wasmDir`, runs calls, and when the
  * module traps (a panic is a `WebAssembly.RuntimeError`) logs it, drops the instance and loads a
  * fresh one, so a bug in the core never takes the extension host down. The state of a trapped
  * instance cannot be trusted, so listeners of `onDidReset` feed the sessions again.
+ *
+ * Nothing is loaded until needed: the listings come from `listing.json`, `configure` records
+ * settings for every instance, `warmUp` compiles the module off the main thread (V8 compiles
+ * asynchronously on its worker threads) and the first `run` instantiates it (compiling it then,
+ * synchronously, if no warm-up finished), so a host can start without paying for the module.
  */
 export class WasmCore {
-  private exports!: WasmExports;
-  private handle!: SecretaryHandle;
+  private exports: WasmExports | undefined;
+  private handle: SecretaryHandle | undefined;
   private readonly resetListeners = new Set<() => void>();
+  private readonly configurers: ((handle: SecretaryHandle) => void)[] = [];
   private resets = 0;
   private host: HostBridge | undefined;
   private includeExamples = false;
+  private staticListing: StaticListing | undefined;
+  private warming: Promise<void> | undefined;
 
   constructor(
     private readonly wasmDir: string,
     private readonly log: Logger,
-  ) {
-    this.load();
-  }
+  ) {}
 
   /** The glue file the build puts beside the bundle. */
   static glueFile(wasmDir: string): string {
     return path.join(wasmDir, 'secretary_wasm.js');
   }
 
+  /** The module file the build puts beside the bundle. */
+  static moduleFile(wasmDir: string): string {
+    return path.join(wasmDir, 'secretary_wasm_bg.wasm');
+  }
+
+  /** The core's version (from its listing: the module is not loaded for it). */
   get version(): string {
-    return this.exports.version();
+    return this.listing.version;
+  }
+
+  /** The core's listings as the build wrote them (read once, on first use). */
+  get listing(): StaticListing {
+    this.staticListing ??= JSON.parse(fs.readFileSync(path.join(this.wasmDir, 'listing.json'), 'utf8')) as StaticListing;
+    return this.staticListing;
+  }
+
+  /** The tools this host offers, as the core's `tools()` lists them (example tools only when
+   * included), without loading the module. */
+  tools(): ToolListing[] {
+    return this.listing.tools.filter((tool) => this.includeExamples || !tool.example);
+  }
+
+  /** Whether an instance is live (the module was loaded). */
+  get isLoaded(): boolean {
+    return this.handle !== undefined;
   }
 
   /** How many times the module was re-instantiated after a trap. */
@@ -162,10 +242,41 @@ export class WasmCore {
     return { dispose: () => this.resetListeners.delete(listener) };
   }
 
-  /** Runs `fn` against the live instance; a trap becomes a `CoreTrapError` after recovery. */
+  /** Applies `fn` (settings) to the live instance and to every later one (the first load, a fresh
+   * core after a trap) before anything else runs on it. Does not load the module. */
+  configure(fn: (handle: SecretaryHandle) => void): void {
+    this.configurers.push(fn);
+    if (this.handle) {
+      fn(this.handle);
+    }
+  }
+
+  /**
+   * Compiles the module asynchronously (off the main thread) and then instantiates it, so that the
+   * first call does not wait for a synchronous compile. Idempotent; resolves at once when loaded.
+   * Never rejects: if the background compile fails, the next `run` loads synchronously and throws.
+   */
+  warmUp(): Promise<void> {
+    this.warming ??= compileInBackground(WasmCore.moduleFile(this.wasmDir))
+      .then(() => {
+        // A `run` may have loaded it meanwhile (synchronously).
+        if (!this.handle) {
+          this.load();
+        }
+      })
+      // The next `run` loads it synchronously and reports what is wrong to its caller.
+      .catch((err) => this.log.warn(`loading the WASM core in the background failed: ${err instanceof Error ? err.message : String(err)}`));
+    return this.warming;
+  }
+
+  /** Runs `fn` against the live instance (loading it first if needed); a trap becomes a
+   * `CoreTrapError` after recovery. */
   run<T>(fn: (handle: SecretaryHandle, exports: WasmExports) => T): T {
+    if (!this.handle || !this.exports) {
+      this.load();
+    }
     try {
-      return fn(this.handle, this.exports);
+      return fn(this.handle as SecretaryHandle, this.exports as WasmExports);
     } catch (err) {
       if (err instanceof RuntimeError) {
         this.log.error(`WASM core trapped: ${err.message}; re-instantiating`);
@@ -255,21 +366,39 @@ export class WasmCore {
   /** Offers (or hides) the example tools; kept across re-instantiation. */
   setIncludeExamples(include: boolean): void {
     this.includeExamples = include;
-    this.handle.setIncludeExamples(include);
+    this.handle?.setIncludeExamples(include);
   }
 
   private load(): void {
+    const started = performance.now();
+    const file = WasmCore.moduleFile(this.wasmDir);
+    const ready = compiled.get(file);
+    let module: CompiledModule;
+    if (ready instanceof WasmApi.Module) {
+      module = ready;
+    } else {
+      // Not compiled yet (or still compiling in the background): compile now, synchronously.
+      module = new WasmApi.Module(fs.readFileSync(file));
+      compiled.set(file, module);
+    }
     const glue = WasmCore.glueFile(this.wasmDir);
-    // A fresh require of the glue instantiates a fresh module: wasm-bindgen's nodejs target
-    // instantiates at load time and keeps the instance in module state.
+    // A fresh require of the glue holds a fresh instance: wasm-bindgen's glue keeps the instance
+    // in module state.
     const resolved = require.resolve(glue);
     delete require.cache[resolved];
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    this.exports = require(resolved) as WasmExports;
-    this.handle = new this.exports.Secretary();
+    const exports = require(resolved) as Glue;
+    exports.__instantiate(module);
+    const handle = new exports.Secretary();
     if (this.includeExamples) {
-      this.handle.setIncludeExamples(true);
+      handle.setIncludeExamples(true);
     }
+    for (const configure of this.configurers) {
+      configure(handle);
+    }
+    this.exports = exports;
+    this.handle = handle;
+    this.log.debug(`WASM core loaded in ${(performance.now() - started).toFixed(1)} ms${ready instanceof WasmApi.Module ? ' (compiled in the background)' : ''}`);
   }
 }
 

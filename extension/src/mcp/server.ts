@@ -7,6 +7,8 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
 import type { Logger } from '../log';
 import type { PromptAnswer, PromptListing } from '../chat/participant';
@@ -50,6 +52,14 @@ export interface SecretaryServer {
 
 export const SERVER_NAME = 'copilot-chat-secretary';
 
+/** The SDK's own JSON Schema validator, created on first use. The server validates only the
+ * answers to elicitations, which it never sends; building the validator (Ajv with its formats) on
+ * every start was a measurable part of the time to the first `tools/list`. */
+function lazyValidator(): jsonSchemaValidator {
+  let validator: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (validator ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
+
 /**
  * The Secretary as an MCP server: `tools/list` answers the active tools with the core's schemas
  * and descriptions, `tools/call` runs them in the core and returns their JSON as text content.
@@ -67,6 +77,7 @@ export function createSecretaryServer(options: SecretaryServerOptions): Secretar
     {
       capabilities: { tools: { listChanged: true }, logging: {}, ...(backend.prompt && backend.prompts ? { prompts: {} } : {}) },
       instructions: instructions(registry),
+      jsonSchemaValidator: lazyValidator(),
     },
   );
   // Log messages reach the client once it is initialized (before that, stderr only).

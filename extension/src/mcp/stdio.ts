@@ -55,8 +55,7 @@ export async function runMcpServer(
     const client = server.getClientVersion()?.name;
     const agent = agentOfClient(client);
     if (agent) {
-      core.run((h) => h.setCurrentSource(agent));
-      core.onDidReset(() => core.run((h) => h.setCurrentSource(agent)));
+      core.configure((h) => h.setCurrentSource(agent));
       log.info(`client ${client ?? '(unnamed)'}: the current dialog is ${agent}'s own latest session`);
     }
   };

@@ -68,9 +68,10 @@ export class DialogSessionsService {
     return this.readyFlag;
   }
 
-  /** Scans once, marks the service ready, and (with `watch`) keeps watching. */
+  /** Loads the core (compiled off the main thread, see `WasmCore.warmUp`), scans once, marks the
+   * service ready, and (with `watch`) keeps watching. */
   start(watch = true): Promise<SyncReport> {
-    this.started ??= this.sync.sync().then((report) => {
+    this.started ??= this.core.warmUp().then(() => this.sync.sync()).then((report) => {
       if (this.resolveWorkspace) {
         this.workspace = this.resolveWorkspace();
       }

@@ -48,16 +48,10 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
   ];
   const sources = parseSources(options.source);
   const currentFrom = options['current-from'] ? parseSources([options['current-from']])[0] : undefined;
-  core.run((h) => {
+  core.configure((h) => {
     h.setSources(sources);
     h.setCurrentSource(currentFrom);
   });
-  core.onDidReset(() =>
-    core.run((h) => {
-      h.setSources(sources);
-      h.setCurrentSource(currentFrom);
-    }),
-  );
   let workspace: string | undefined;
   let resolveWorkspace: (() => string | undefined) | undefined;
   if (!options.all) {

@@ -19,6 +19,45 @@ test('the facade lists every tool with a generated description and schema', () =
   }
 });
 
+test('the build-time listing is what the live core lists, with and without the example tools', () => {
+  for (const examples of [false, true]) {
+    const core = new WasmCore(WASM_DIR, silentLogger);
+    core.setIncludeExamples(examples);
+    const listed = core.tools();
+    const prompts = core.listing.prompts;
+    assert.equal(core.isLoaded, false, 'reading the listing loaded the module');
+    assert.deepEqual(listed, JSON.parse(core.run((h) => h.tools())));
+    assert.deepEqual(prompts, JSON.parse(core.run((h) => h.prompts())));
+    assert.equal(core.version, core.run((_h, m) => m.version()));
+    assert.equal(listed.some((tool) => tool.example), examples);
+  }
+});
+
+test('the module loads on first use, settings recorded by configure apply to it and to a fresh one after a trap', async () => {
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const configured: string[] = [];
+  core.configure((h) => {
+    h.setReady(true);
+    configured.push('ready');
+  });
+  assert.equal(core.isLoaded, false);
+  assert.deepEqual(configured, []);
+  await core.warmUp();
+  assert.equal(core.isLoaded, true);
+  assert.deepEqual(configured, ['ready']);
+  // Configured: the dialog tools answer as after a scan, not "Service temporarily unavailable".
+  assert.deepEqual(JSON.parse(core.invoke('get_first_request', {}, undefined)), { success: false, error: 'No active dialog found' });
+  assert.throws(() => core.run((_h, m) => m.debugTrap()), CoreTrapError);
+  assert.deepEqual(configured, ['ready', 'ready']);
+  assert.deepEqual(JSON.parse(core.invoke('get_first_request', {}, undefined)), { success: false, error: 'No active dialog found' });
+  // Configured after loading: applied at once.
+  core.configure((h) => h.setReady(false));
+  assert.deepEqual(JSON.parse(core.invoke('get_first_request', {}, undefined)), { success: false, error: 'Service temporarily unavailable' });
+  // A second core of the process instantiates the module compiled once, synchronously on first use.
+  const second = new WasmCore(WASM_DIR, silentLogger);
+  assert.equal(second.run((_h, m) => m.version()), core.version);
+});
+
 test('dialog tools answer "Service temporarily unavailable" until the sessions are read', () => {
   const core = new WasmCore(WASM_DIR, silentLogger);
   assert.deepEqual(JSON.parse(core.invoke('get_first_request', {}, undefined)), {
