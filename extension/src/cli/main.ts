@@ -163,9 +163,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'find-tools':
         return await findTools(core, rest.join(' '), values.catalog, values.limit, json, Boolean(values.stdin), !values.lexical);
       case 'mcp': {
-        // The module compiles on V8's worker threads while the server loads and answers
-        // `initialize` and `tools/list` from the build-time listing.
-        void core.warmUp();
+        // Before the SDK defines its schemas: zod then checks each message shape as it is,
+        // without first generating and compiling a parser for it (`new Function`), which costs
+        // more at start-up than it saves on the small messages of this server.
+        (await import('zod/v4/core')).config({ jitless: true });
         const { runMcpServer } = await import('../mcp/stdio');
         return await runMcpServer(core, log, values);
       }

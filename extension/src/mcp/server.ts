@@ -39,6 +39,8 @@ export interface SecretaryServerOptions {
   /** The host's logger (stderr for `secretary mcp`); messages also go to the client. */
   log: Logger;
   version: string;
+  /** Called once, just after the first `tools/list` was answered. */
+  onFirstList?: () => void;
 }
 
 export interface SecretaryServer {
@@ -94,7 +96,15 @@ export function createSecretaryServer(options: SecretaryServerOptions): Secretar
     }),
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.active().map(ToolRegistry.toMcpTool) }));
+  let onFirstList = options.onFirstList;
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    if (onFirstList) {
+      // After this turn, so that the answer is written first.
+      setImmediate(onFirstList);
+      onFirstList = undefined;
+    }
+    return { tools: registry.active().map(ToolRegistry.toMcpTool) };
+  });
   let running = 0;
   const idle: (() => void)[] = [];
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -16,6 +16,8 @@ import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 const DRAIN_TIMEOUT_MS = 5_000;
 /** After SIGINT/SIGTERM, how long the process may take to end on its own before it is ended. */
 const SIGNAL_EXIT_MS = 500;
+/** When the first scan starts if no client asked for `tools/list` before. */
+const SCAN_DELAY_MS = 250;
 
 export interface McpIo {
   stdin: NodeJS.ReadableStream;
@@ -42,7 +44,25 @@ export async function runMcpServer(
     log.warn(problem);
   }
   const sessions = openSessions(core, log, options);
-  const secretary = createSecretaryServer({ backend: coreBackend(core, sessions, prefix), prefix, log, version: core.version });
+  // The core loads and the first scan starts once the first `tools/list` was answered (or after
+  // SCAN_DELAY_MS, or at the first call, which waits for it): `initialize` and `tools/list` come
+  // from the build-time listing and do not share the CPU with compiling the module.
+  let scanning = false;
+  const startScan = () => {
+    clearTimeout(scanTimer);
+    if (!scanning) {
+      scanning = true;
+      sessions.start(false).catch((err) => log.error(`initial session scan failed: ${String(err)}`));
+    }
+  };
+  const scanTimer = setTimeout(startScan, SCAN_DELAY_MS);
+  const secretary = createSecretaryServer({
+    backend: coreBackend(core, sessions, prefix),
+    prefix,
+    log,
+    version: core.version,
+    onFirstList: startScan,
+  });
   const { server } = secretary;
   // Run by Claude Code, Copilot CLI or Codex: "current dialog" is that agent's own latest session
   // of the folder, unless --current-from says otherwise (docs/agents.md).
@@ -71,7 +91,6 @@ export async function runMcpServer(
   io.stdin.pipe(guard);
   await server.connect(new StdioServerTransport(guard, io.stdout as NodeJS.WriteStream));
   log.info(`MCP server ready: ${secretary.registry.active().length} tools, core ${core.version}`);
-  sessions.start(false).catch((err) => log.error(`initial session scan failed: ${String(err)}`));
 
   const onRejection = (reason: unknown) => log.error(`unexpected failure: ${reason instanceof Error ? reason.message : String(reason)}`);
   const onException = (err: Error) => log.error(`unexpected failure: ${err.message}`);
@@ -86,6 +105,7 @@ export async function runMcpServer(
         return;
       }
       finished = true;
+      clearTimeout(scanTimer);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       if (drain) {

@@ -141,3 +141,36 @@ function replay(text: string): { requests: unknown[] } {
   }
   return state as { requests: unknown[] };
 }
+
+test('the launcher keeps V8 compiled code in the user cache folder and reuses it on the next run', () => {
+  const cache = tempDir();
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: cache.dir };
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    delete env.NODE_COMPILE_CACHE;
+    const run = () => spawnSync(process.execPath, [CLI, 'tools', '--json'], { encoding: 'utf8', timeout: 30_000, env });
+    const first = run();
+    assert.equal(first.status, 0, first.stderr);
+    const dir = path.join(cache.dir, 'copilot-chat-secretary', 'code-cache');
+    const files = () =>
+      fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => {
+        const file = path.join(entry.parentPath ?? entry.path, entry.name);
+        return { file, mtimeMs: fs.statSync(file).mtimeMs };
+      });
+    const written = files();
+    assert.ok(written.length > 0, 'no compiled code was cached');
+    const second = run();
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(second.stdout, first.stdout);
+    // Accepted, not written again (a cache V8 refuses is replaced).
+    assert.deepEqual(files(), written);
+    // A cache folder that cannot be written is no failure.
+    const notAFolder = path.join(cache.dir, 'not-a-folder.txt');
+    fs.writeFileSync(notAFolder, '');
+    const blocked = spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8', env: { ...env, XDG_CACHE_HOME: notAFolder } });
+    assert.equal(blocked.status, 0, blocked.stderr);
+    assert.equal(blocked.stderr, '');
+  } finally {
+    cache.cleanup();
+  }
+});
