@@ -28,6 +28,9 @@ import { handleChatRequest, registerChatParticipant, type PromptBackend, type Pr
 
 const CONFIG = 'copilotChatSecretary';
 
+/** When the extension host finished loading this bundle (`performance.now()` of the host). */
+const loadedAt = performance.now();
+
 /** What `activate` returns: other extensions and the e2e tests reach the live parts through it. */
 export interface SecretaryApi {
   core: WasmCore;
@@ -36,6 +39,9 @@ export interface SecretaryApi {
   /** This workspace's `workspaceStorage/<id>` folder, where VS Code keeps its chat sessions. */
   workspaceStorageDir: string | undefined;
   activationMs: number;
+  /** `performance.now()` of the extension host when this bundle had loaded and when `activate`
+   * began: the e2e tests tell VS Code's part of an activation from ours with them. */
+  timings: { loadedAt: number; activateStartedAt: number };
   /** The MCP server definition provider offered to VS Code (`undefined` without the MCP API). */
   mcpProvider: ReturnType<typeof registerMcpServerProvider>;
   /** The sidebar's Dialogs view (the current dialog's header, then the others by date). */
@@ -153,7 +159,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
 
   const activationMs = performance.now() - started;
   log.info(`Copilot Chat Secretary ${core.version} activated in ${activationMs.toFixed(1)} ms (workspace: ${workspace ?? 'all'})`);
-  return { core, sessions, tools, workspaceStorageDir, activationMs, mcpProvider, trees: { dialogs }, chat };
+  return {
+    core,
+    sessions,
+    tools,
+    workspaceStorageDir,
+    activationMs,
+    timings: { loadedAt, activateStartedAt: started },
+    mcpProvider,
+    trees: { dialogs },
+    chat,
+  };
 }
 
 export function deactivate(): void {

@@ -163,10 +163,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'find-tools':
         return await findTools(core, rest.join(' '), values.catalog, values.limit, json, Boolean(values.stdin), !values.lexical);
       case 'mcp': {
-        // Before the SDK defines its schemas: zod then checks each message shape as it is,
-        // without first generating and compiling a parser for it (`new Function`), which costs
-        // more at start-up than it saves on the small messages of this server.
-        (await import('zod/v4/core')).config({ jitless: true });
+        (await import('../mcp/zodConfig')).interpretSchemas();
         const { runMcpServer } = await import('../mcp/stdio');
         return await runMcpServer(core, log, values);
       }

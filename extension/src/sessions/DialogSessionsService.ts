@@ -20,6 +20,9 @@ export interface DialogSessionsOptions {
   /** How long a tool call waits for the first scan before answering "Service temporarily
    * unavailable". */
   readyTimeoutMs?: number;
+  /** Reads up to this many bytes synchronously during a full sync (`SessionSync`; 0: all
+   * asynchronous). */
+  syncReadLimit?: number;
 }
 
 /**
@@ -52,7 +55,7 @@ export class DialogSessionsService {
     this.workspace = options.workspace;
     this.resolveWorkspace = options.resolveWorkspace;
     this.readyTimeoutMs = options.readyTimeoutMs ?? 10_000;
-    this.sync = new SessionSync(core, scope, log, options.debounceMs ?? 300);
+    this.sync = new SessionSync(core, scope, log, options.debounceMs ?? 300, options.syncReadLimit);
     core.onDidReset(() => {
       core.run((h) => h.setReady(this.readyFlag));
       // Not here: the host's own reset listeners (tool names, settings) must run first.

@@ -49,6 +49,9 @@ export class SessionSync {
     private readonly scope: SessionScope,
     private readonly log: Logger,
     private readonly debounceMs = 300,
+    /** Files (or appended tails) up to this many bytes are read synchronously by a full sync; 0:
+     * every read is asynchronous (with read-ahead), as before issue 19. */
+    private readonly syncReadLimit = SYNC_READ_LIMIT,
   ) {
     // A trapped core lost its state: feed everything again.
     core.onDidReset(() => {
@@ -155,17 +158,33 @@ export class SessionSync {
       current.set(file.path, file);
     }
     report.files = current.size;
-    // Stat and read a few files ahead while the core applies them one by one, in order: a cold
-    // scan of many small files waits on I/O round trips, not on the core.
     const files = [...current.values()];
-    const ahead: (Promise<Prepared> | undefined)[] = [];
-    for (let i = 0; i < files.length; i += 1) {
-      for (let j = ahead.length; j < Math.min(files.length, i + READ_AHEAD); j += 1) {
-        ahead.push(this.prepare(files[j]));
+    if (this.syncReadLimit > 0) {
+      // Small files are stat'ed and read synchronously, in slices of SLICE_MS between which the
+      // event loop runs: a session file is a few KB to a few MB, and one promise round trip
+      // through libuv's thread pool per stat/open/read/close cost several times the system calls
+      // themselves (a cold scan of 1,000 files was mostly that). Larger files are read
+      // asynchronously.
+      let slice = performance.now();
+      for (const file of files) {
+        if (performance.now() - slice > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
+        const prepared = this.prepareSync(file) ?? (await this.prepare(file));
+        report[await this.syncFile(file, prepared)] += 1;
       }
-      const prepared = await ahead[i];
-      ahead[i] = undefined;
-      report[await this.syncFile(files[i], prepared)] += 1;
+    } else {
+      // Stat and read a few files ahead while the core applies them one by one, in order.
+      const ahead: (Promise<Prepared> | undefined)[] = [];
+      for (let i = 0; i < files.length; i += 1) {
+        for (let j = ahead.length; j < Math.min(files.length, i + READ_AHEAD); j += 1) {
+          ahead.push(this.prepare(files[j]));
+        }
+        const prepared = await ahead[i];
+        ahead[i] = undefined;
+        report[await this.syncFile(files[i], prepared)] += 1;
+      }
     }
     for (const path of this.known.keys()) {
       if (!current.has(path)) {
@@ -192,6 +211,25 @@ export class SessionSync {
   private notify(): void {
     for (const listener of [...this.listeners]) {
       listener();
+    }
+  }
+
+  /** `prepare`, synchronously, when the core's plan asks for at most `syncReadLimit` bytes;
+   * `undefined` when it asks for more (read those asynchronously). */
+  private prepareSync(file: SessionFile): Prepared | undefined {
+    try {
+      const stat = fs.statSync(file.path);
+      const plan = this.core.run((h) => h.plan(file.path, stat.size, stat.mtimeMs));
+      if (plan.kind === 'skip') {
+        return { kind: 'skip' };
+      }
+      const offset = plan.kind === 'from' ? plan.offset : 0;
+      if (stat.size - offset > this.syncReadLimit) {
+        return undefined;
+      }
+      return { kind: 'read', mtimeMs: stat.mtimeMs, offset, bytes: readFromSync(file.path, offset) };
+    } catch (err) {
+      return { kind: 'error', err };
     }
   }
 
@@ -319,8 +357,13 @@ export function mayConcernSessions(name: string | Buffer | null | undefined): bo
   return ext === '.json' || ext === '.jsonl';
 }
 
-/** How many files a sync stats and reads ahead of the one the core is applying. */
+/** How many files a sync stats and reads ahead of the one the core is applying (asynchronous reads). */
 const READ_AHEAD = 16;
+/** Default `syncReadLimit`: most session files are smaller; a larger read would hold the event
+ * loop for more than a slice. */
+export const SYNC_READ_LIMIT = 1 << 20;
+/** How long a sync works before it lets the event loop run. */
+const SLICE_MS = 12;
 
 /** One file's stat and bytes, read ahead of its turn. */
 type Prepared =
@@ -349,5 +392,28 @@ async function readFrom(file: string, offset: number): Promise<Uint8Array> {
     return buffer.subarray(0, read);
   } finally {
     await handle.close();
+  }
+}
+
+/** `readFrom`, synchronously (for small reads, see `SessionSync.prepareSync`). */
+function readFromSync(file: string, offset: number): Uint8Array {
+  if (offset <= 0) {
+    return fs.readFileSync(file);
+  }
+  const fd = fs.openSync(file, 'r');
+  try {
+    const length = Math.max(0, fs.fstatSync(fd).size - offset);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const bytesRead = fs.readSync(fd, buffer, read, length - read, offset + read);
+      if (bytesRead === 0) {
+        break;
+      }
+      read += bytesRead;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
   }
 }

@@ -72,6 +72,48 @@ test('an appended .jsonl line shows up in the next call, reading only the new by
   }
 });
 
+test('synchronous small reads, asynchronous reads and a mix of both give the same dialogs, appended tails included', async () => {
+  const samples = copySamples();
+  try {
+    const file = path.join(samples.storage, 'chatSessions', `${JSONL}.jsonl`);
+    // 0: every read asynchronous (before issue 19); 1 MB: all synchronous here; 2,000 bytes: the
+    // small files synchronously, the larger ones asynchronously.
+    const services = [0, undefined, 2_000].map((syncReadLimit) => {
+      const core = new WasmCore(WASM_DIR, silentLogger);
+      return new DialogSessionsService(core, { files: () => sessionsUnder(samples.dir), watchDirs: () => [] }, silentLogger, {
+        workspace: SAMPLE_WORKSPACE,
+        syncReadLimit,
+      });
+    });
+    const sizes = sessionsUnder(samples.dir).map((f) => fs.statSync(f.path).size);
+    assert.ok(sizes.some((size) => size <= 2_000) && sizes.some((size) => size > 2_000), `sizes ${sizes.join(', ')}`);
+    const dialogsOf = async (service: DialogSessionsService) => {
+      const report = await service.refresh();
+      assert.equal(report.failed, 0);
+      return service.getDialogs().map((entry) => ({ ...entry.dialog, path: entry.path }));
+    };
+    const first = await Promise.all(services.map((service) => service.start(false).then(() => dialogsOf(service))));
+    assert.equal(first[0].length, 2);
+    assert.deepEqual(first[1], first[0]);
+    assert.deepEqual(first[2], first[0]);
+    const line = JSON.stringify({
+      kind: 2,
+      k: ['requests'],
+      v: [{ requestId: 'r3', timestamp: 1760530000000, message: { text: 'Third request: add a search box.', parts: [] }, response: [] }],
+    });
+    fs.appendFileSync(file, line + '\n');
+    const after = await Promise.all(services.map(dialogsOf));
+    assert.notDeepEqual(after[0], first[0]);
+    assert.deepEqual(after[1], after[0]);
+    assert.deepEqual(after[2], after[0]);
+    for (const service of services) {
+      assert.equal((await call(service, 'get_request', { index: 3 })).request, 'Third request: add a search box.');
+    }
+  } finally {
+    samples.cleanup();
+  }
+});
+
 test('a removed session file is known but unavailable; a broken one hides nothing else', async () => {
   const samples = copySamples();
   try {
