@@ -39,6 +39,7 @@ await Promise.all([
     build({ ...common, entryPoints: ['extension/test/e2e/index.ts'], outfile: 'out/e2e/index.js' }),
   unitTests.length > 0 && build({ ...common, entryPoints: unitTests, outdir: 'out/unit' }),
   build({ ...common, entryPoints: ['extension/bench/scan.ts'], outfile: 'out/bench/scan.js' }),
+  build({ ...common, entryPoints: ['extension/bench/coldOnce.ts'], outfile: 'out/bench/coldOnce.js' }),
   // The test-only chat loop extension (a scripted model and participant) that e2e loads beside ours.
   existsSync('extension/test/chat-loop/src/extension.ts') &&
     build({ ...common, entryPoints: ['extension/test/chat-loop/src/extension.ts'], outfile: 'extension/test/chat-loop/dist/extension.js' }),
