@@ -27,6 +27,9 @@ async function main(): Promise<void> {
   // Cold scans, each on a fresh core, alternating: synchronous small reads (the default) against
   // every read asynchronous with read-ahead (before issue 19).
   const coldModes = { sync: [] as number[], async: [] as number[] };
+  // CPU time of the process (main thread and libuv's pool) per scan: steadier than wall time on a
+  // shared machine.
+  const coldCpu = { sync: [] as number[], async: [] as number[] };
   for (let round = 0; round < 5; round += 1) {
     for (const mode of ['async', 'sync'] as const) {
       const fresh = new WasmCore(path.join(__dirname, '..', '..', 'dist', 'wasm'), silentLogger);
@@ -36,8 +39,11 @@ async function main(): Promise<void> {
         syncReadLimit: mode === 'async' ? 0 : undefined,
       });
       const t = performance.now();
+      const cpu = process.cpuUsage();
       const report = await svc.start(false);
       coldModes[mode].push(performance.now() - t);
+      const used = process.cpuUsage(cpu);
+      coldCpu[mode].push((used.user + used.system) / 1000);
       if (report.read !== cold.read) throw new Error(`cold scan (${mode}) read ${report.read} files, not ${cold.read}`);
       svc.dispose();
     }
@@ -55,10 +61,10 @@ async function main(): Promise<void> {
   );
   process.stdout.write(`| ${cold.read} read, ${cold.failed} failed | ${loadMs.toFixed(1)} | ${coldMs.toFixed(1)} | ${warm[4].toFixed(1)} |\n`);
   process.stdout.write(
-    `\n| cold scan of ${cold.files} files, fresh core each, alternating (median of 5) | ms |\n|---|---:|\n` +
-      `| every read asynchronous, 16 ahead (before) | ${median(coldModes.async).toFixed(1)} |\n` +
-      `| small files read synchronously in 12 ms slices (now) | ${median(coldModes.sync).toFixed(1)} |\n` +
-      `| ratio | ${(median(coldModes.async) / median(coldModes.sync)).toFixed(2)}× |\n`,
+    `\n| cold scan of ${cold.files} files, fresh core each, alternating (median of 5) | ms | CPU ms |\n|---|---:|---:|\n` +
+      `| every read asynchronous, 16 ahead (before) | ${median(coldModes.async).toFixed(1)} | ${median(coldCpu.async).toFixed(1)} |\n` +
+      `| small files read synchronously in 12 ms slices (now) | ${median(coldModes.sync).toFixed(1)} | ${median(coldCpu.sync).toFixed(1)} |\n` +
+      `| ratio | ${(median(coldModes.async) / median(coldModes.sync)).toFixed(2)}× | ${(median(coldCpu.async) / median(coldCpu.sync)).toFixed(2)}× |\n`,
   );
 
   // search_requests over every request of those files, in the core (the first call builds the
