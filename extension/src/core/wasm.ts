@@ -162,13 +162,20 @@ function compileInBackground(file: string): Promise<CompiledModule> {
   if (known) {
     return Promise.resolve(known);
   }
-  const compiling = fs.promises.readFile(file).then(
-    (bytes) => WasmApi.compile(bytes),
-  );
+  const compiling = fs.promises.readFile(file).then((bytes) => WasmApi.compile(bytes));
   compiled.set(file, compiling);
+  // Unless a synchronous load put its own module there meanwhile.
   compiling.then(
-    (module) => compiled.get(file) === compiling && compiled.set(file, module),
-    () => compiled.get(file) === compiling && compiled.delete(file),
+    (module) => {
+      if (compiled.get(file) === compiling) {
+        compiled.set(file, module);
+      }
+    },
+    () => {
+      if (compiled.get(file) === compiling) {
+        compiled.delete(file);
+      }
+    },
   );
   return compiling;
 }
