@@ -163,6 +163,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'find-tools':
         return await findTools(core, rest.join(' '), values.catalog, values.limit, json, Boolean(values.stdin), !values.lexical);
       case 'mcp': {
+        // Validated and compiled on V8's worker threads while the server starts; instantiated
+        // after the first `tools/list` (see runMcpServer).
+        core.precompile();
         (await import('../mcp/zodConfig')).interpretSchemas();
         const { runMcpServer } = await import('../mcp/stdio');
         return await runMcpServer(core, log, values);

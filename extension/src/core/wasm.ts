@@ -258,6 +258,12 @@ export class WasmCore {
     }
   }
 
+  /** Starts compiling the module on V8's worker threads without instantiating it (the instance,
+   * its memory and its first calls are for `warmUp` or the first `run`). */
+  precompile(): void {
+    compileInBackground(WasmCore.moduleFile(this.wasmDir)).catch(() => undefined);
+  }
+
   /**
    * Compiles the module asynchronously (off the main thread) and then instantiates it, so that the
    * first call does not wait for a synchronous compile. Idempotent; resolves at once when loaded.
