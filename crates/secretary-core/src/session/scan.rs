@@ -44,10 +44,56 @@ pub(crate) fn expect(b: &[u8], at: usize, byte: u8) -> Scan<usize> {
 ///
 /// Strings are read 16 bytes at a time: one mask of the special bytes per chunk, and every hit in
 /// the chunk handled from that mask, so a text dense in `\n` and `\"` does not reload its chunk
-/// at each escape.
+/// at each escape. A string that goes on past its first 16 bytes (a response's markdown) is then
+/// read 64 bytes at a time, four chunks' masks in one word: a quarter of the loop's turns, while
+/// keys and short values still cost one chunk.
 #[inline]
 pub(crate) fn string_body(b: &[u8], mut at: usize) -> Scan<(usize, bool)> {
     let mut escaped = false;
+    if at + 16 <= b.len() {
+        let base = at;
+        let mut mask = simd::mask16(b, base);
+        at = base + 16;
+        while mask != 0 {
+            let p = base + mask.trailing_zeros() as usize;
+            match b.get(p) {
+                Some(b'"') => return Ok((p + 1, escaped)),
+                Some(b'\\') => {
+                    escaped = true;
+                    let next = escape(b, p)?;
+                    let off = next - base;
+                    if off >= 16 {
+                        at = next;
+                        break;
+                    }
+                    mask &= !0u32 << off;
+                }
+                _ => return Err(Bail),
+            }
+        }
+    }
+    while at + 64 <= b.len() {
+        let base = at;
+        let mut mask = mask64(b, base);
+        at = base + 64;
+        while mask != 0 {
+            let p = base + mask.trailing_zeros() as usize;
+            match b.get(p) {
+                Some(b'"') => return Ok((p + 1, escaped)),
+                Some(b'\\') => {
+                    escaped = true;
+                    let next = escape(b, p)?;
+                    let off = next - base;
+                    if off >= 64 {
+                        at = next;
+                        break;
+                    }
+                    mask &= !0u64 << off;
+                }
+                _ => return Err(Bail),
+            }
+        }
+    }
     while at + 16 <= b.len() {
         let base = at;
         let mut mask = simd::mask16(b, base);
@@ -82,6 +128,16 @@ pub(crate) fn string_body(b: &[u8], mut at: usize) -> Scan<(usize, bool)> {
             _ => return Err(Bail),
         }
     }
+}
+
+/// Bit `i` set when `b[at + i]` is special, for 64 bytes; the caller guarantees
+/// `at + 64 <= b.len()`.
+#[inline(always)]
+fn mask64(b: &[u8], at: usize) -> u64 {
+    u64::from(simd::mask16(b, at))
+        | u64::from(simd::mask16(b, at + 16)) << 16
+        | u64::from(simd::mask16(b, at + 32)) << 32
+        | u64::from(simd::mask16(b, at + 48)) << 48
 }
 
 /// Checks the escape whose backslash is at `at`; the position after it.
@@ -345,7 +401,7 @@ mod tests {
 
     #[test]
     fn special_bytes_are_found_at_every_offset() {
-        for len in 0..70 {
+        for len in 0..150 {
             for pos in 0..=len {
                 for mark in [b'"', b'\\', 0u8, 0x1F] {
                     let mut bytes = vec![b'a'; len];
@@ -379,7 +435,7 @@ mod tests {
 
     #[test]
     fn escapes_across_chunk_edges() {
-        for lead in 0..40 {
+        for lead in 0..150 {
             for esc in ["\\n", "\\\"", "\\\\", "\\u00e9", "\\/"] {
                 let body = format!(
                     "{}{}{}{}\"",
