@@ -33,52 +33,10 @@
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BinaryHeap;
 
 use super::tokenize::{for_each_piece, normalize};
-use super::{Document, Hit};
-
-/// A tiny FxHash-style hasher (as in rustc): eight bytes per multiply, deterministic, no
-/// per-process random seed. Terms are short and hashed once per word of every document, so this
-/// is a measurable part of build time; the standard SipHash is DoS-resistant, which an index of
-/// the user's own documents does not need, and several times slower on short keys.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct WordHasher(u64);
-
-const HASH_K: u64 = 0xf135_7aea_2e62_a9c5;
-
-impl WordHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0 ^ word).wrapping_mul(HASH_K);
-    }
-}
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        // The multiply leaves the entropy in the high bits; hash tables index with the low ones.
-        self.0.rotate_left(26)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
-        }
-    }
-    fn write_u8(&mut self, byte: u8) {
-        self.add(u64::from(byte));
-    }
-}
-
-pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+use super::{Document, FastMap, Hit};
 
 /// Tunables of [`Index::with_options`].
 ///

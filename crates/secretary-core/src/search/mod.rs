@@ -21,6 +21,9 @@ pub use hybrid::{HybridHit, HybridIndex, HybridOptions};
 pub use index::{Index, SearchOptions};
 pub use tokenize::tokenize;
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 /// One searchable item.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Document {
@@ -53,3 +56,46 @@ pub struct Hit {
     /// The query words (lowercased, as typed) that matched this document, in query order.
     pub matched: Vec<String>,
 }
+
+/// A tiny FxHash-style hasher (as in rustc): eight bytes per multiply, deterministic, no
+/// per-process random seed. Terms are short and hashed once per word of every document, so this
+/// is a measurable part of build time; the standard SipHash is DoS-resistant, which an index of
+/// the user's own documents does not need, and several times slower on short keys.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct WordHasher(u64);
+
+const HASH_K: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0 ^ word).wrapping_mul(HASH_K);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        // The multiply leaves the entropy in the high bits; hash tables index with the low ones.
+        self.0.rotate_left(26)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+    fn write_u8(&mut self, byte: u8) {
+        self.add(u64::from(byte));
+    }
+}
+
+/// The hash map of the search modules (terms, vocabularies, stop words). It lives here, at the
+/// root, so that `index`, `tokenize` and `wordpiece` share it without depending on each other.
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;

@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
 
-use super::index::FastMap;
+use super::FastMap;
 
 /// Pieces longer than this many characters are not indexed, and alphanumeric runs of more than
 /// four times as many bytes are not even split: no one searches for a 65-letter word, and such

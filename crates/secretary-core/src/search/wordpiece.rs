@@ -13,7 +13,7 @@
 //!
 //! The splits are checked against the Python tokenizer in `tests/search_semantic.rs`.
 
-use super::index::FastMap;
+use super::FastMap;
 
 /// Words longer than this (in characters) are `[UNK]`, as in BERT.
 pub const MAX_WORD_CHARS: usize = 100;
