@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 
 use crate::glob;
 use crate::host::{check_rel_path, join, Area, Host};
-use crate::tooling::ToolResult;
+use crate::tool::ToolResult;
 
 /// The setting that configures the categories.
 pub const SETTING: &str = "copilotChatSecretary.content.categories";

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::host::{locked, Area, Host};
-use crate::tooling::{kind_of, ToolResult};
+use crate::tool::{kind_of, ToolResult};
 
 /// The file of each scope, relative to its area.
 pub const FLAGS_FILE: &str = "flags.json";
@@ -373,7 +373,7 @@ pub mod run {
 
     use super::{Resolved, Scope};
     use crate::host;
-    use crate::tooling::{ToolContext, ToolResult};
+    use crate::tool::{ToolContext, ToolResult};
 
     /// `set_project_flag` / `set_feature_flag`: stores the value and says what it replaced (and,
     /// for the project, which global value it now overrides).

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::host::{check_rel_path, Area, Host};
-use crate::tooling::ToolResult;
+use crate::tool::ToolResult;
 
 /// One changed file in one group.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -17,7 +17,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::tooling::ToolResult;
+use crate::tool::ToolResult;
 
 /// A named root the host resolves to an absolute folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -5,11 +5,10 @@
 //! [`search`], validates tool arguments, runs the [`tools`] and formats their results. Nothing in
 //! here knows about wasm or JavaScript, so it is tested with plain `cargo test`.
 
-// `ToolResult` is the failure a tool answers (`Result<_, ToolResult>` with `try_tool!`): built at
+// `ToolResult` is the failure a tool answers (`Result<_, ToolResult>`): built at
 // most once per call, so its size does not matter.
 #![allow(clippy::result_large_err)]
 
-pub mod catalog;
 pub mod content;
 pub mod docs;
 pub mod flags;
@@ -19,8 +18,9 @@ pub mod history;
 pub mod host;
 pub mod memory;
 pub mod prompts;
+pub mod registry;
 pub mod search;
 pub mod session;
 pub mod text;
-pub mod tooling;
+pub mod tool;
 pub mod tools;

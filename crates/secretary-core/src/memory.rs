@@ -30,7 +30,7 @@ use serde_json::{json, Value};
 
 use crate::host::{locked, Area, Host, HostError};
 use crate::text::iso8601;
-use crate::tooling::ToolResult;
+use crate::tool::ToolResult;
 
 /// The folder of the notes, in [`AREA`].
 pub const DIR: &str = "memory";

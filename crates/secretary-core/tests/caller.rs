@@ -2,9 +2,10 @@
 //! copy over the saved file only when that copy is provably the caller's, and say which rule
 //! chose the dialog. Never another dialog's words.
 
+use secretary_core::registry::invoke;
 use secretary_core::session::live::{Caller, LiveCopy};
 use secretary_core::session::{FileMeta, SessionStore};
-use secretary_core::tooling::{invoke, ToolContext};
+use secretary_core::tool::ToolContext;
 use serde_json::{json, Value};
 
 const WS: &str = "file:///work/app";

@@ -1,10 +1,11 @@
 //! `get_changed_files` with a fake `git status`: parsing porcelain v1 `-z`, the groups and their
 //! text, the filter, where the repository may be, and deferred gating.
 
-use secretary_core::catalog::Catalog;
 use secretary_core::git::{format, parse, Filter};
 use secretary_core::host::{Area, MemoryHost};
-use secretary_core::tooling::{invoke, ToolContext};
+use secretary_core::registry::invoke;
+use secretary_core::tool::catalog::Catalog;
+use secretary_core::tool::ToolContext;
 use serde_json::{json, Value};
 
 const PORCELAIN: &[u8] =

@@ -1,9 +1,8 @@
 //! Explicit consent for destructive tools, and the example tools that demonstrate it.
 
 use secretary_core::host::{Area, MemoryHost};
-use secretary_core::tooling::{
-    description, invoke, language_model_tools, listing, listing_for, ToolContext,
-};
+use secretary_core::registry::{invoke, language_model_tools, listing, listing_for};
+use secretary_core::tool::{description, ToolContext};
 use secretary_core::tools::ALL;
 use serde_json::{json, Value};
 
@@ -174,7 +173,7 @@ fn example_tools_exist_only_when_included() {
                 "{name}"
             );
         } else if tool["when"].is_string() {
-            // Deferred tools follow the context key tool_load sets (tooling::listing tests it).
+            // Deferred tools follow the context key tool_load sets (registry::listing tests it).
             assert!(
                 tool["when"]
                     .as_str()
@@ -187,7 +186,7 @@ fn example_tools_exist_only_when_included() {
 
 #[test]
 fn example_tools_are_not_discoverable_but_callable_when_included() {
-    use secretary_core::catalog::Catalog;
+    use secretary_core::tool::catalog::Catalog;
     let catalog = Catalog::new("chat_secretary_", Vec::new(), &[]);
     assert!(!catalog.tools().iter().any(|t| t.name.contains("example_")));
     let host = MemoryHost::new();

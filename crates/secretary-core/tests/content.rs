@@ -3,7 +3,8 @@
 
 use secretary_core::content::{self, parse, Item, MAX_CHARS, SETTING};
 use secretary_core::host::{Area, MemoryHost};
-use secretary_core::tooling::{invoke, ToolContext};
+use secretary_core::registry::invoke;
+use secretary_core::tool::ToolContext;
 use serde_json::{json, Value};
 
 fn item(category: &str, patterns: &[&str]) -> Item {

@@ -3,11 +3,12 @@
 
 use std::collections::HashSet;
 
-use secretary_core::tooling::copilot_ls::{
+use secretary_core::registry::copilot_ls::{
     client_tool, client_tool_name, input_schema, is_reserved, registration, result_status,
     wrap_result, COLLISION_PREFIX, RESERVED_TOOL_NAMES,
 };
-use secretary_core::tooling::{visible_tools, ToolResult, ToolSpec};
+use secretary_core::registry::visible_tools;
+use secretary_core::tool::{ToolResult, ToolSpec};
 use serde_json::{json, Value};
 
 /// Every tool, example tools included.

@@ -1,8 +1,9 @@
 //! The dialog tools' contract, field by field: every success shape and every error text of
 //! `get_first_request`, `get_request`, `list_dialogs` and `search_requests`.
 
+use secretary_core::registry::invoke;
 use secretary_core::session::{FileMeta, SessionStore};
-use secretary_core::tooling::{invoke, ToolContext};
+use secretary_core::tool::ToolContext;
 use serde_json::{json, Value};
 
 const WS: &str = "file:///work/app";

@@ -2,7 +2,8 @@
 //! global), validation, atomic writes and what a crash or a damaged file leaves.
 
 use secretary_core::host::{Area, MemoryHost};
-use secretary_core::tooling::{invoke, ToolContext};
+use secretary_core::registry::invoke;
+use secretary_core::tool::ToolContext;
 use serde_json::{json, Value};
 
 fn call(host: &MemoryHost, name: &str, args: Value) -> Value {

@@ -4,8 +4,9 @@
 //! is `extension/test/unit/hostile.test.ts`.)
 
 use secretary_core::host::{Area, MemoryHost};
+use secretary_core::registry::invoke;
 use secretary_core::session::parse;
-use secretary_core::tooling::{invoke, ToolContext};
+use secretary_core::tool::ToolContext;
 use serde_json::{json, Value};
 
 fn lines(entries: &[Value]) -> String {

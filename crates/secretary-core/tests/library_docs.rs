@@ -4,10 +4,11 @@
 //! the `maxChars` budget, the overview fallback, the Context7 fallback (pending fetch, answers,
 //! HTTP and network errors, the off switch, settings) and every error text.
 
-use secretary_core::catalog::Catalog;
 use secretary_core::docs::{context7, local, sections};
 use secretary_core::host::{Area, HostError, HostErrorKind, HttpResponse, MemoryHost};
-use secretary_core::tooling::{invoke, ToolContext};
+use secretary_core::registry::invoke;
+use secretary_core::tool::catalog::Catalog;
+use secretary_core::tool::ToolContext;
 use serde_json::{json, Value};
 
 const REGISTRY: &str = "index.crates.io-1949cf8c6b5b557f";

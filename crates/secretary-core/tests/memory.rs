@@ -1,10 +1,11 @@
 //! `memory` over the in-memory host: every command, every refused name, the size limits, the
 //! per-command consent of `delete`, and deferred gating through a catalog.
 
-use secretary_core::catalog::Catalog;
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::memory::{MAX_NOTES, MAX_NOTE_BYTES};
-use secretary_core::tooling::{description, invoke, listing, lookup, Lookup, ToolContext};
+use secretary_core::registry::{invoke, listing, lookup};
+use secretary_core::tool::catalog::Catalog;
+use secretary_core::tool::{description, Lookup, ToolContext};
 use serde_json::{json, Value};
 
 fn call(host: &MemoryHost, args: Value) -> Value {

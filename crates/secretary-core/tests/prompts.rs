@@ -1,10 +1,10 @@
 //! The prompts (`@secretary /first`, MCP `recall_first_request`...): each prompt's markdown,
 //! followups and plain-words errors over a small store, through `prompts::render` as hosts call it.
 
-use secretary_core::catalog::Catalog;
 use secretary_core::prompts::{self, args_from_words, Followup, PromptOutput};
 use secretary_core::session::{FileMeta, SessionStore};
-use secretary_core::tooling::ToolContext;
+use secretary_core::tool::catalog::Catalog;
+use secretary_core::tool::ToolContext;
 use serde_json::{json, Map, Value};
 
 const WS: &str = "file:///work/app";

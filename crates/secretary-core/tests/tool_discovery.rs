@@ -1,8 +1,9 @@
 //! Tool discovery: `tool_find`, `tool_describe`, `tool_load`, `tool_active`, `tool_call` over a
 //! catalog of the Secretary's own tools and a host's external tools.
 
-use secretary_core::catalog::{Catalog, CatalogTool};
-use secretary_core::tooling::{invoke, ToolContext};
+use secretary_core::registry::invoke;
+use secretary_core::tool::catalog::{Catalog, CatalogTool};
+use secretary_core::tool::ToolContext;
 use serde_json::{json, Value};
 
 fn external(name: &str, description: &str, source: &str) -> CatalogTool {

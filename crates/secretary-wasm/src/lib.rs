@@ -8,11 +8,12 @@ pub mod listing;
 
 use std::cell::OnceCell;
 
-use secretary_core::catalog::{Catalog, CatalogTool};
 use secretary_core::history::HistoryCache;
+use secretary_core::registry;
 use secretary_core::session::live::{Caller, LiveCopy};
 use secretary_core::session::{self, FileMeta, SessionStore};
-use secretary_core::tooling::{self, ToolContext, VSCODE_PREFIX};
+use secretary_core::tool::catalog::{Catalog, CatalogTool};
+use secretary_core::tool::{ToolContext, ToolResult, VSCODE_PREFIX};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -206,7 +207,7 @@ impl Secretary {
     ) -> String {
         let call = match CallerInput::read(caller_json, live, live_error) {
             Ok(call) => call,
-            Err(error) => return tooling::ToolResult::failure(error, "internal").to_json(),
+            Err(error) => return ToolResult::failure(error, "internal").to_json(),
         };
         let args = match serde_json::from_str(if args_json.trim().is_empty() {
             "{}"
@@ -215,7 +216,7 @@ impl Secretary {
         }) {
             Ok(args) => args,
             Err(err) => {
-                return tooling::ToolResult::failure(
+                return ToolResult::failure(
                     format!("Invalid arguments: not JSON ({err})"),
                     "invalid_arguments",
                 )
@@ -228,7 +229,7 @@ impl Secretary {
             Some(bridge) => ctx.with_host(bridge),
             None => ctx,
         };
-        tooling::invoke(name, &args, &ctx).to_json()
+        registry::invoke(name, &args, &ctx).to_json()
     }
 
     /// Renders a prompt (the chat participant's `/first`, MCP's `recall_first_request`...): the
@@ -290,16 +291,16 @@ impl Secretary {
 
     /// Every tool's name, schema and generated description, as JSON text.
     pub fn tools(&self) -> String {
-        tooling::listing_for(self.include_examples).to_string()
+        registry::listing_for(self.include_examples).to_string()
     }
 
     /// The tools to register with `@github/copilot-language-server` as client tools, as JSON text:
     /// `[{"plain", "deferred", "tool": {name, description, inputSchema}}]` (the tools this host
-    /// offers, less those `configureTools` excluded; see `tooling::copilot_ls`).
+    /// offers, less those `configureTools` excluded; see `registry::copilot_ls`).
     #[wasm_bindgen(js_name = copilotLsTools)]
     pub fn copilot_ls_tools(&self) -> String {
-        tooling::copilot_ls::registration(
-            tooling::visible_tools(self.include_examples)
+        registry::copilot_ls::registration(
+            registry::visible_tools(self.include_examples)
                 .filter(|tool| !self.excluded.iter().any(|name| name == tool.spec.name))
                 .map(|tool| &tool.spec),
         )
@@ -391,36 +392,24 @@ impl ToolIndex {
     }
 }
 
-/// The name an MCP host gives a tool: `prefix` as `MCP_TOOL_PREFIX` (`undefined`: the default
-/// `secretary`; `""`: none), joined with `_`; `overrides_json` maps plain names to their own prefix
-/// (`{"get_request": ""}` disables it for that tool). `"{}"` or `""` for none.
+/// The text an MCP host puts before every plain tool name: `prefix` as `MCP_TOOL_PREFIX`
+/// (`undefined`: the default `secretary`; `""` or blanks: none) joined with `_` (`secretary_`).
+#[wasm_bindgen(js_name = toolPrefix)]
+pub fn tool_prefix(prefix: Option<String>) -> String {
+    registry::mcp_prefix(prefix.as_deref())
+}
+
+/// The name an MCP host gives a tool: [`tool_prefix`] followed by the plain name.
 #[wasm_bindgen(js_name = toolName)]
-pub fn tool_name(
-    prefix: Option<String>,
-    overrides_json: &str,
-    plain: &str,
-) -> Result<String, JsError> {
-    let overrides = parse_overrides(overrides_json)?;
-    Ok(tooling::host_name(prefix.as_deref(), &overrides, plain))
+pub fn tool_name(prefix: Option<String>, plain: &str) -> String {
+    registry::host_name(prefix.as_deref(), plain)
 }
 
 /// The plain name of the tool an MCP host calls `name` (the reverse of `toolName`), or
 /// `undefined`.
 #[wasm_bindgen(js_name = toolPlainName)]
-pub fn tool_plain_name(
-    prefix: Option<String>,
-    overrides_json: &str,
-    name: &str,
-) -> Result<Option<String>, JsError> {
-    let overrides = parse_overrides(overrides_json)?;
-    Ok(tooling::plain_name(prefix.as_deref(), &overrides, name).map(str::to_string))
-}
-
-fn parse_overrides(json: &str) -> Result<std::collections::BTreeMap<String, String>, JsError> {
-    if json.trim().is_empty() {
-        return Ok(Default::default());
-    }
-    serde_json::from_str(json).map_err(|err| JsError::new(&format!("tool prefix overrides: {err}")))
+pub fn tool_plain_name(prefix: Option<String>, name: &str) -> Option<String> {
+    registry::plain_name(prefix.as_deref(), name).map(str::to_string)
 }
 
 fn parse_sources(names: &[String]) -> Result<Vec<session::DialogSource>, JsError> {
@@ -467,14 +456,14 @@ pub fn response_details(file_name: &str, bytes: &[u8], index: usize) -> Result<S
 /// The `contributes.languageModelTools` array for `package.json`, as JSON text.
 #[wasm_bindgen(js_name = languageModelTools)]
 pub fn language_model_tools() -> String {
-    tooling::language_model_tools().to_string()
+    registry::language_model_tools().to_string()
 }
 
 /// The answer to the Copilot language server's `conversation/invokeClientTool` for a tool's JSON
 /// text: `[{"content": [{"value": text}], "status": "success" | "error"}, null]`, as JSON text.
 #[wasm_bindgen(js_name = copilotLsResult)]
 pub fn copilot_ls_result(text: &str) -> String {
-    tooling::copilot_ls::wrap_result(text).to_string()
+    registry::copilot_ls::wrap_result(text).to_string()
 }
 
 /// The core's version, to log at start-up.

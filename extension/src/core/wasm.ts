@@ -84,10 +84,12 @@ export interface WasmExports {
   languageModelTools(): string;
   /** A tool's JSON text as the answer to `conversation/invokeClientTool`: `[{content, status}, null]`. */
   copilotLsResult(text: string): string;
+  /** What an MCP host puts before plain names (`MCP_TOOL_PREFIX` semantics; `undefined`: `secretary_`). */
+  toolPrefix(prefix: string | undefined): string;
   /** The MCP name of a tool (`MCP_TOOL_PREFIX` semantics; `undefined` prefix: `secretary`). */
-  toolName(prefix: string | undefined, overridesJson: string, plain: string): string;
+  toolName(prefix: string | undefined, plain: string): string;
   /** The plain name of the tool an MCP host calls `name`, or `undefined`. */
-  toolPlainName(prefix: string | undefined, overridesJson: string, name: string): string | undefined;
+  toolPlainName(prefix: string | undefined, name: string): string | undefined;
   version(): string;
   debugTrap(): void;
 }

@@ -22,7 +22,7 @@ pub mod sections;
 use serde_json::{json, Value};
 
 use crate::host::{Host, HostErrorKind, HttpResponse};
-use crate::tooling::ToolResult;
+use crate::tool::ToolResult;
 use context7::Settings;
 use local::{Id, Library, Source};
 

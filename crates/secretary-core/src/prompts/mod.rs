@@ -1,6 +1,6 @@
 //! Prompts: the dialog tools' logic for people. The VS Code chat participant (`@secretary /first`)
 //! and MCP `prompts/get` (`recall_first_request`) both render a [`PromptSpec`] here. A prompt
-//! calls its tools' `run` functions directly (never [`crate::tooling::invoke`], the agents' path
+//! calls its tools' `run` functions directly (never [`crate::registry::invoke`], the agents' path
 //! with its catalog checks and the hosts' tool-call logging) and formats their facts as markdown.
 //!
 //! Descriptions are generated from the specs ([`description`]) in the four sections of the tool
@@ -13,7 +13,7 @@ use std::fmt::Write;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::tooling::ToolContext;
+use crate::tool::ToolContext;
 
 /// One argument of a prompt. Over MCP every argument is a named string; in chat the arguments are
 /// the words after the command, in this order, the last `rest` argument taking every word left.

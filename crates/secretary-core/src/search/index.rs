@@ -723,19 +723,6 @@ mod tests {
     }
 
     #[test]
-    fn word_hasher_is_deterministic_and_length_aware() {
-        let hash = |s: &str| {
-            let mut h = WordHasher::default();
-            h.write(s.as_bytes());
-            h.finish()
-        };
-        assert_eq!(hash("search"), hash("search"));
-        assert_ne!(hash("search"), hash("searc"));
-        assert_ne!(hash("a"), hash("a\0"));
-        assert_ne!(hash("abcdefgh"), hash("abcdefghi"));
-    }
-
-    #[test]
     fn weights_are_the_term_document_matrix() {
         let docs = vec![
             Document::new("", "weather forecast"),

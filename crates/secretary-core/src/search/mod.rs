@@ -99,3 +99,21 @@ impl Hasher for WordHasher {
 /// The hash map of the search modules (terms, vocabularies, stop words). It lives here, at the
 /// root, so that `index`, `tokenize` and `wordpiece` share it without depending on each other.
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_hasher_is_deterministic_and_length_aware() {
+        let hash = |s: &str| {
+            let mut h = WordHasher::default();
+            h.write(s.as_bytes());
+            h.finish()
+        };
+        assert_eq!(hash("search"), hash("search"));
+        assert_ne!(hash("search"), hash("searc"));
+        assert_ne!(hash("a"), hash("a\0"));
+        assert_ne!(hash("abcdefgh"), hash("abcdefghi"));
+    }
+}

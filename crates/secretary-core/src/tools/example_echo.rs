@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::try_tool;
 use crate::host::{Area, Host};
-use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Where the example tools keep their count, in the global state area.
 pub const STATE_FILE: &str = "examples/echo.json";

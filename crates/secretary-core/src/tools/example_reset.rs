@@ -1,6 +1,6 @@
 //! `example_reset`: an example of a destructive tool. It deletes the example tools' state (the
 //! echo count), and only runs with the explicit consent literal `"confirm": "RESET_EXAMPLES"`,
-//! which `tooling::invoke` checks before it runs.
+//! which `registry::invoke` checks before it runs.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::{example_echo, try_tool};
 use crate::host::{self, Area};
-use crate::tooling::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// The literal `example_reset` requires, and why.
 pub const CONSENT: Consent = Consent {
@@ -51,7 +51,7 @@ pub static TOOL: ToolDef = ToolDef {
 };
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    // `tooling::invoke` has checked the literal already; checking again costs nothing and keeps
+    // `registry::invoke` has checked the literal already; checking again costs nothing and keeps
     // this tool safe when called directly.
     try_tool!(CONSENT.check(args));
     let _: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));

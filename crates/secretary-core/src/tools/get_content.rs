@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::try_tool;
 use crate::content;
 use crate::host;
-use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Arguments of `get_content`: either `expression`, or `category` with an optional `pattern`.
 #[derive(Debug, Deserialize, JsonSchema)]

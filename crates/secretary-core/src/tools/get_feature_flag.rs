@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::try_tool;
 use crate::flags::{self, Scope};
-use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Arguments of `get_feature_flag`.
 #[derive(Debug, Deserialize, JsonSchema)]

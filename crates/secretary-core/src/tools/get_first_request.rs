@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{errors, request_time, resolve_dialog, try_tool};
-use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// The first request is previewed to this many characters; `get_request` gives the full text.
 pub const PREVIEW_CHARS: usize = 80;

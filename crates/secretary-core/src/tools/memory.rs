@@ -1,7 +1,7 @@
 //! `memory` (deferred): the agent's persistent notes across dialogs: save, read, list, delete.
 //! The rules (names, limits, storage) are in [`crate::memory`]. `delete` alone needs the user's
 //! explicit consent, `"confirm": "DELETE_MEMORY"`: a per-command [`Consent`] (`only_when`), which
-//! `tooling::invoke` checks before the tool runs and this tool checks again.
+//! `registry::invoke` checks before the tool runs and this tool checks again.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::try_tool;
 use crate::host;
 use crate::memory;
-use crate::tooling::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// The literal `delete` requires, and why.
 pub const CONSENT: Consent = Consent {
@@ -100,7 +100,7 @@ pub static TOOL: ToolDef = ToolDef {
 };
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    // `tooling::invoke` has checked the literal for delete already; checking again keeps the tool
+    // `registry::invoke` has checked the literal for delete already; checking again keeps the tool
     // safe when called directly.
     try_tool!(CONSENT.check(args));
     let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));

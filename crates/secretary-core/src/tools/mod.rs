@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::session::live::{self, Caller, DialogFrom, LiveCopy, Refusal};
 use crate::session::{DialogSource, SessionStore, StoredDialog};
-use crate::tooling::{ToolContext, ToolResult};
+use crate::tool::{ToolContext, ToolResult};
 
 include!(concat!(env!("OUT_DIR"), "/tools_registry.rs"));
 
@@ -191,7 +191,7 @@ pub(crate) use try_tool;
 /// The host's tool catalog, or a failure saying this host has none.
 pub(crate) fn catalog<'a>(
     ctx: &ToolContext<'a>,
-) -> Result<&'a crate::catalog::Catalog, ToolResult> {
+) -> Result<&'a crate::tool::catalog::Catalog, ToolResult> {
     ctx.catalog.ok_or_else(|| {
         ToolResult::failure(
             "Tool discovery is not available in this host",

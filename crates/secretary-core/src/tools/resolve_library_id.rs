@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::try_tool;
 use crate::docs;
 use crate::host;
-use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Arguments of `resolve_library_id`.
 #[derive(Debug, Deserialize, JsonSchema)]

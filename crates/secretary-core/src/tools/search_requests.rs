@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::{errors, limit, sessions, timestamp_value, try_tool};
 use crate::history::{HistoryCache, RequestIndex};
-use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 const DEFAULT_LIMIT: usize = 10;
 const MAX_LIMIT: usize = 50;

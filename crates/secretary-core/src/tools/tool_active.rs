@@ -5,8 +5,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{catalog, try_tool};
-use crate::catalog::short_description;
-use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::catalog::short_description;
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// `tool_active` takes no arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -5,8 +5,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{catalog, try_tool};
-use crate::catalog::Resolved;
-use crate::tooling::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::catalog::Resolved;
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
 
 /// Arguments of `tool_describe`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -20,7 +20,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{description, ToolSpec};
+use crate::tool::{description, ToolSpec};
 
 /// Names of the language server's own tools (and of the client tools editors register with it),
 /// which the Secretary's tools must never take. The first fifteen are the built-in tools the

@@ -1,37 +1,33 @@
-//! The one tool model every host speaks: specs, validated arguments, results, generated
-//! descriptions and names. A tool is a file in `crate::tools` that fills a [`ToolDef`]; hosts
-//! (VS Code, MCP, the CLI) only ever see [`invoke`] and the specs.
+//! The registry on top of the tools: every tool (`crate::tools::ALL`) by name, how hosts call
+//! them ([`invoke`]), list them ([`listing`], the `package.json` contributions), name them
+//! ([`host_name`] for MCP, [`lookup`]), the discovery catalog's constructors and the Copilot
+//! language server's registrations ([`copilot_ls`]). Hosts (VS Code, MCP, the CLI) only ever
+//! see this module and the specs.
+//!
+//! Layer order, bottom up: `tool` (what a tool is) <- `tools` (one file per tool) <- `registry`.
+//! Nothing below names this module (test: `layers`).
 
-mod args;
-mod consent;
-mod context;
+mod catalog;
 pub mod copilot_ls;
-mod describe;
+#[cfg(test)]
+mod layers;
 mod listing;
 mod names;
-mod result;
-mod spec;
 
-pub use args::{kind_of, parse_args, schema_for, ArgError};
-pub use consent::{require_literal, Consent};
-pub use context::ToolContext;
-pub use describe::{description, schema_markdown};
 pub use listing::{
     icon, language_model_tools, listing, listing_entry, listing_for, loaded_context_key,
     visible_tools, when_clause, DEFAULT_TOOL_COUNT, EXAMPLE_TOOLS_WHEN, LOADED_CONTEXT_PREFIX,
 };
-pub use names::{
-    host_name, lookup, plain_name, Lookup, DEFAULT_MCP_PREFIX, LEGACY_VSCODE_PREFIX, VSCODE_PREFIX,
-};
-pub use result::ToolResult;
-pub use spec::{Example, ToolDef, ToolSpec};
+pub use names::{host_name, lookup, mcp_prefix, plain_name, DEFAULT_MCP_PREFIX};
+
+use crate::tool::{Lookup, ToolContext, ToolDef, ToolResult};
 
 /// Runs a tool by its plain name on raw JSON arguments. Unknown names, renamed names and argument
 /// errors all come back as failed results, never as panics or `Err`, so every host can return
 /// the text as it is.
 pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolResult {
     if let Some(catalog) = ctx.catalog {
-        use crate::catalog::Resolved;
+        use crate::tool::catalog::Resolved;
         match catalog.resolve(name) {
             Resolved::Renamed { old, new_name } => {
                 return ToolResult::failure(

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::{description, names::VSCODE_PREFIX, ToolSpec};
+use crate::tool::{description, ToolDef, ToolSpec, VSCODE_PREFIX};
 
 /// One tool as every host sees it.
 pub fn listing_entry(spec: &ToolSpec) -> Value {
@@ -47,7 +47,7 @@ pub fn listing_for(include_examples: bool) -> Value {
 }
 
 /// The tools a host offers: all of them, less the example tools unless it includes them.
-pub fn visible_tools(include_examples: bool) -> impl Iterator<Item = &'static super::ToolDef> {
+pub fn visible_tools(include_examples: bool) -> impl Iterator<Item = &'static ToolDef> {
     crate::tools::ALL
         .iter()
         .copied()
@@ -269,5 +269,37 @@ mod tests {
             language_model_tools(),
             "package.json is out of date: run scripts/gen-manifest"
         );
+    }
+
+    #[test]
+    fn every_tool_description_has_the_four_sections() {
+        for tool in crate::tools::ALL {
+            let text = description(&tool.spec);
+            let first = text.lines().next().unwrap_or_default();
+            assert!(!first.is_empty(), "{}", tool.spec.name);
+            for section in [
+                "Use this tool when:",
+                "Input schema:\n```json",
+                "Usage:",
+                "Example usage scenarios:",
+            ] {
+                assert!(text.contains(section), "{} lacks {section}", tool.spec.name);
+            }
+            assert!(
+                tool.spec.summary.chars().count() <= 60,
+                "{} summary too long",
+                tool.spec.name
+            );
+            assert!(
+                !tool.spec.examples.is_empty(),
+                "{} has no examples",
+                tool.spec.name
+            );
+            for example in tool.spec.examples {
+                let parsed: Value =
+                    serde_json::from_str(example.args).expect("example args are JSON");
+                assert!(parsed.is_object(), "{}", tool.spec.name);
+            }
+        }
     }
 }

@@ -177,36 +177,4 @@ mod tests {
             "{text}"
         );
     }
-
-    #[test]
-    fn every_tool_description_has_the_four_sections() {
-        for tool in crate::tools::ALL {
-            let text = description(&tool.spec);
-            let first = text.lines().next().unwrap_or_default();
-            assert!(!first.is_empty(), "{}", tool.spec.name);
-            for section in [
-                "Use this tool when:",
-                "Input schema:\n```json",
-                "Usage:",
-                "Example usage scenarios:",
-            ] {
-                assert!(text.contains(section), "{} lacks {section}", tool.spec.name);
-            }
-            assert!(
-                tool.spec.summary.chars().count() <= 60,
-                "{} summary too long",
-                tool.spec.name
-            );
-            assert!(
-                !tool.spec.examples.is_empty(),
-                "{} has no examples",
-                tool.spec.name
-            );
-            for example in tool.spec.examples {
-                let parsed: Value =
-                    serde_json::from_str(example.args).expect("example args are JSON");
-                assert!(parsed.is_object(), "{}", tool.spec.name);
-            }
-        }
-    }
 }

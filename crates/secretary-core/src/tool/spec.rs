@@ -1,6 +1,6 @@
 use serde_json::Value;
 
-use super::{result::ToolResult, Consent, ToolContext};
+use super::{Consent, ToolContext, ToolResult};
 
 /// A concrete example shown in a tool's description: real arguments and what the call shows.
 #[derive(Debug, Clone, Copy)]
@@ -38,7 +38,7 @@ pub struct ToolSpec {
     /// Example tools demonstrate the tool model; hosts offer them only when asked to
     /// (`copilotChatSecretary.includeExampleTools`, `MCP_INCLUDE_EXAMPLE_TOOLS=true`).
     pub example: bool,
-    /// The literal a destructive tool requires, checked by [`super::invoke`] before the tool runs.
+    /// The literal a destructive tool requires, checked by `registry::invoke` before the tool runs.
     /// Set exactly when `destructive` is.
     pub consent: Option<Consent>,
     /// The short message VS Code shows while the tool runs.

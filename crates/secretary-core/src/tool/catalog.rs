@@ -2,6 +2,10 @@
 //! the host's others: built-in, other extensions, MCP servers), a TF-IDF index over them, and the
 //! set of active tools. The host supplies the external tools; the core owns the index and the
 //! rules (validation, idempotent all-or-nothing loading, renames).
+//!
+//! The catalog is given the Secretary's own tools ([`Catalog::assemble`]); the registry's
+//! constructors (`Catalog::new`, in `crate::registry::catalog`) give it every tool, so this layer
+//! never names the tool list.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -9,9 +13,9 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::{description, lookup_in, Lookup, ToolDef};
 use crate::search::hybrid::{HybridHit, HybridIndex, HybridOptions};
 use crate::search::Document;
-use crate::tooling::{Lookup, ToolDef};
 
 /// Where the Secretary's own tools come from, as a catalog `source`.
 pub const OWN_SOURCE: &str = "copilot-chat-secretary";
@@ -61,6 +65,8 @@ pub struct Catalog {
     index: HybridIndex,
     semantic: bool,
     active: RefCell<BTreeSet<String>>,
+    /// The Secretary's own tools this catalog was built from (every tool, from the registry).
+    own_tools: &'static [&'static ToolDef],
     own_prefix: String,
     legacy_prefixes: Vec<String>,
     /// Own tools (plain names) this host does not offer, e.g. `tool_call` over MCP, where the
@@ -68,39 +74,15 @@ pub struct Catalog {
     excluded: Vec<String>,
 }
 
-impl Default for Catalog {
-    fn default() -> Self {
-        Catalog::new("", Vec::new(), &[])
-    }
-}
-
 impl Catalog {
-    /// A catalog of the Secretary's own tools (named `own_prefix` + plain name, as the host
-    /// registers them) and the host's `external` tools. Own tools that are not deferred start
-    /// active; deferred ones and external ones start inactive unless `external[i].active`.
-    /// `legacy_prefixes` are old prefixes (e.g. `go_ent_`) whose names answer with a rename.
-    pub fn new(
-        own_prefix: &str,
-        external: Vec<CatalogTool>,
-        legacy_prefixes: &[String],
-    ) -> Catalog {
-        Catalog::excluding(own_prefix, external, legacy_prefixes, &[])
-    }
-
-    /// [`Catalog::new`] without the own tools named in `excluded` (plain names): a host that
-    /// does not offer a tool keeps it out of discovery and refuses calls to it.
-    pub fn excluding(
-        own_prefix: &str,
-        external: Vec<CatalogTool>,
-        legacy_prefixes: &[String],
-        excluded: &[String],
-    ) -> Catalog {
-        Catalog::build(own_prefix, external, legacy_prefixes, excluded, true)
-    }
-
-    /// [`Catalog::excluding`] with the semantic signal on or off from the start (one index
-    /// build, not two).
-    pub fn build(
+    /// A catalog of `own_tools` (named `own_prefix` + plain name, as the host registers them,
+    /// less the example tools and those named in `excluded`) and the host's `external` tools, with
+    /// the semantic signal on or off from the start (one index build, not two). Own tools that are
+    /// not deferred start active; deferred ones and external ones start inactive unless
+    /// `external[i].active`. `legacy_prefixes` are old prefixes (e.g. `go_ent_`) whose names
+    /// answer with a rename.
+    pub fn assemble(
+        own_tools: &'static [&'static ToolDef],
         own_prefix: &str,
         external: Vec<CatalogTool>,
         legacy_prefixes: &[String],
@@ -108,8 +90,8 @@ impl Catalog {
         semantic: bool,
     ) -> Catalog {
         // Example tools are never discoverable: hosts offer them only by setting (see
-        // `tooling::run_tool`), and an included one is still callable by name.
-        let own = crate::tools::ALL
+        // `registry::run_tool`), and an included one is still callable by name.
+        let own = own_tools
             .iter()
             .filter(|tool| !tool.spec.example)
             .filter(|tool| !excluded.iter().any(|name| name == tool.spec.name))
@@ -133,6 +115,7 @@ impl Catalog {
             index,
             semantic,
             active: RefCell::new(active),
+            own_tools,
             own_prefix: own_prefix.to_string(),
             legacy_prefixes: legacy_prefixes
                 .iter()
@@ -172,6 +155,7 @@ impl Catalog {
             index,
             semantic,
             active: RefCell::new(active),
+            own_tools: &[],
             own_prefix: String::new(),
             legacy_prefixes: Vec::new(),
             excluded: Vec::new(),
@@ -181,7 +165,8 @@ impl Catalog {
     /// The same catalog with new external tools; the active set is kept for tools still present.
     pub fn with_external(&self, external: Vec<CatalogTool>) -> Catalog {
         let kept = self.active.borrow().clone();
-        let next = Catalog::build(
+        let next = Catalog::assemble(
+            self.own_tools,
             &self.own_prefix,
             external,
             &self.legacy_prefixes,
@@ -253,7 +238,7 @@ impl Catalog {
         if let Some(i) = self.position(name) {
             return Resolved::Found(i, &self.tools[i]);
         }
-        match crate::tooling::lookup(name) {
+        match lookup_in(self.own_tools, name) {
             Lookup::Found(def) => {
                 if let Some(i) = self.position_of_own(def.spec.name) {
                     return Resolved::Found(i, &self.tools[i]);
@@ -344,7 +329,7 @@ fn own_entry(prefix: &str, tool: &ToolDef) -> CatalogTool {
     let spec = &tool.spec;
     CatalogTool {
         name: format!("{prefix}{}", spec.name),
-        description: crate::tooling::description(spec),
+        description: description(spec),
         input_schema: Some((spec.schema)()),
         tags: spec.tags.iter().map(|t| t.to_string()).collect(),
         source: Some(OWN_SOURCE.to_string()),
@@ -417,100 +402,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn external(name: &str, description: &str) -> CatalogTool {
-        CatalogTool {
-            name: name.into(),
-            description: description.into(),
-            input_schema: None,
-            tags: vec![],
-            source: Some("ext".into()),
-            category: None,
-            keywords: vec![],
-            active: false,
-            own: None,
-        }
-    }
-
-    #[test]
-    fn own_tools_are_named_with_the_host_prefix_and_active_unless_deferred() {
-        let catalog = Catalog::new("chat_secretary_", vec![], &[]);
-        assert!(catalog.is_active("chat_secretary_get_request"));
-        assert!(
-            matches!(catalog.resolve("get_request"), Resolved::Found(_, t) if t.name == "chat_secretary_get_request")
-        );
-    }
-
-    #[test]
-    fn duplicates_and_blank_names_from_the_host_are_dropped() {
-        let catalog = Catalog::new(
-            "chat_secretary_",
-            vec![
-                external("chat_secretary_get_request", "dup"),
-                external(" ", "blank"),
-                external("a", "x"),
-                external("a", "y"),
-            ],
-            &[],
-        );
-        assert_eq!(catalog.tools().iter().filter(|t| t.name == "a").count(), 1);
-        assert_eq!(
-            catalog
-                .tools()
-                .iter()
-                .filter(|t| t.name == "chat_secretary_get_request")
-                .count(),
-            1
-        );
-        assert!(catalog.tools().iter().all(|t| !t.name.trim().is_empty()));
-    }
-
-    #[test]
-    fn legacy_prefixes_answer_with_the_new_name() {
-        let catalog = Catalog::new("secretary_", vec![], &["go_ent_".to_string()]);
-        match catalog.resolve("go_ent_get_request") {
-            Resolved::Renamed { new_name, .. } => assert_eq!(new_name, "secretary_get_request"),
-            other => panic!("{other:?}"),
-        }
-        match catalog.resolve("copilot_chat_secretary_get_request") {
-            Resolved::Renamed { new_name, .. } => assert_eq!(new_name, "secretary_get_request"),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn new_external_tools_keep_the_active_set_for_tools_still_present() {
-        let catalog = Catalog::new(
-            "p_",
-            vec![external("a", "alpha"), external("b", "beta")],
-            &[],
-        );
-        let (Resolved::Found(a, _), Resolved::Found(b, _)) =
-            (catalog.resolve("a"), catalog.resolve("b"))
-        else {
-            panic!("both exist")
-        };
-        catalog.activate(&[a, b]);
-        let next = catalog.with_external(vec![external("a", "alpha")]);
-        assert!(next.is_active("a"));
-        assert!(!next.is_active("b"));
-    }
-
-    #[test]
-    fn closest_names_fall_back_to_edit_distance() {
-        let catalog = Catalog::new(
-            "p_",
-            vec![
-                external("read_file", "Read a file"),
-                external("grep_search", "Search text"),
-            ],
-            &[],
-        );
-        assert_eq!(
-            catalog.closest("raed_fiel", 1),
-            vec!["read_file".to_string()]
-        );
-    }
 
     #[test]
     fn short_descriptions_take_the_first_line() {

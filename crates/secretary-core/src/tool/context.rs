@@ -1,4 +1,4 @@
-use crate::catalog::Catalog;
+use super::catalog::Catalog;
 use crate::history::HistoryCache;
 use crate::host::Host;
 use crate::session::live::{Caller, LiveCopy};
