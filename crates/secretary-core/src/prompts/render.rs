@@ -15,7 +15,7 @@ const RESULTS_SHOWN: u32 = 10;
 
 /// Runs a tool's logic (not the agents' `invoke` path) and gives its fields, or its error text.
 fn call(tool: &ToolDef, args: Value, ctx: &ToolContext) -> Result<Map<String, Value>, String> {
-    match (tool.run)(&args, ctx).to_value() {
+    match tool.call(&args, ctx).to_value() {
         Value::Object(mut map) if map.get("success") == Some(&Value::Bool(true)) => {
             map.remove("success");
             Ok(map)

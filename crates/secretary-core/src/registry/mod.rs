@@ -93,5 +93,5 @@ pub fn run_tool(
             return refused;
         }
     }
-    (tool.run)(args, ctx)
+    tool.call(args, ctx)
 }

@@ -8,6 +8,13 @@ use serde_json::Value;
 #[error("Invalid arguments: {0}")]
 pub struct ArgError(pub String);
 
+/// Refused arguments answer as the dialog tools' contract error: exactly `{success, error}`.
+impl From<ArgError> for super::ToolResult {
+    fn from(err: ArgError) -> Self {
+        super::ToolResult::error(err.to_string())
+    }
+}
+
 /// Deserializes `args` into the tool's argument type. Missing arguments (`null`) count as `{}` so
 /// that tools without required fields can be called bare.
 pub fn parse_args<T: DeserializeOwned>(args: &Value) -> Result<T, ArgError> {

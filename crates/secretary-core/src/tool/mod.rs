@@ -22,4 +22,4 @@ pub use context::ToolContext;
 pub use describe::{description, schema_markdown};
 pub use names::{lookup_in, Lookup, LEGACY_VSCODE_PREFIX, VSCODE_PREFIX};
 pub use result::ToolResult;
-pub use spec::{Example, ToolDef, ToolSpec};
+pub use spec::{Example, ToolDef, ToolOutcome, ToolSpec};

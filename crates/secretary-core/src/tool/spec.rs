@@ -47,10 +47,22 @@ pub struct ToolSpec {
     pub schema: fn() -> Value,
 }
 
+/// What a tool's `run` answers. `Ok` is the answer (a success, or a failure the tool words
+/// itself); `Err` is a failure passed up with `?` from argument parsing or a domain module (their
+/// errors turn into [`ToolResult`]s through `From`). Hosts see the same JSON either way.
+pub type ToolOutcome = Result<ToolResult, ToolResult>;
+
 /// A tool: its spec and its logic. Each file in `crate::tools` defines one `pub static TOOL`.
 pub struct ToolDef {
     pub spec: ToolSpec,
-    pub run: fn(&Value, &ToolContext) -> ToolResult,
+    pub run: fn(&Value, &ToolContext) -> ToolOutcome,
+}
+
+impl ToolDef {
+    /// Runs the tool, an `Err` becoming the failure it carries.
+    pub fn call(&self, args: &Value, ctx: &ToolContext) -> ToolResult {
+        (self.run)(args, ctx).unwrap_or_else(|failure| failure)
+    }
 }
 
 impl std::fmt::Debug for ToolDef {

@@ -4,9 +4,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::try_tool;
 use crate::flags::{self, Scope};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
 
 /// Arguments of `delete_project_flag`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -42,7 +41,7 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    flags::run::delete(ctx, Scope::Project, &args.name)
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    Ok(flags::run::delete(ctx, Scope::Project, &args.name))
 }

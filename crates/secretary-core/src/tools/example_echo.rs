@@ -6,9 +6,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::try_tool;
 use crate::host::{Area, Host};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// Where the example tools keep their count, in the global state area.
 pub const STATE_FILE: &str = "examples/echo.json";
@@ -57,14 +56,14 @@ pub fn count(host: &dyn Host) -> u64 {
         .unwrap_or(0)
 }
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
     let Some(host) = ctx.host else {
-        return ToolResult::ok(json!({ "echo": args.text, "count": 1, "persisted": false }));
+        return Ok(ToolResult::ok(json!({ "echo": args.text, "count": 1, "persisted": false })));
     };
     let next = count(host) + 1;
     let persisted = host
         .write_atomic(Area::GlobalState, STATE_FILE, json!({ "count": next }).to_string().as_bytes())
         .is_ok();
-    ToolResult::ok(json!({ "echo": args.text, "count": next, "persisted": persisted }))
+    Ok(ToolResult::ok(json!({ "echo": args.text, "count": next, "persisted": persisted })))
 }

@@ -6,9 +6,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{example_echo, try_tool};
+use super::example_echo;
 use crate::host::{self, Area};
-use crate::tool::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// The literal `example_reset` requires, and why.
 pub const CONSENT: Consent = Consent {
@@ -50,13 +50,13 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     // `registry::invoke` has checked the literal already; checking again costs nothing and keeps
     // this tool safe when called directly.
-    try_tool!(CONSENT.check(args));
-    let _: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let host = try_tool!(host::require(ctx.host));
+    CONSENT.check(args)?;
+    let _: Args = parse_args(args)?;
+    let host = host::require(ctx.host)?;
     let previous = example_echo::count(host);
-    let removed = try_tool!(host.remove(Area::GlobalState, example_echo::STATE_FILE).map_err(|err| err.into_result()));
-    ToolResult::ok(json!({ "removed": removed, "previousCount": previous }))
+    let removed = host.remove(Area::GlobalState, example_echo::STATE_FILE).map_err(|err| err.into_result())?;
+    Ok(ToolResult::ok(json!({ "removed": removed, "previousCount": previous })))
 }

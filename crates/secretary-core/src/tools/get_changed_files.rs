@@ -6,10 +6,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::try_tool;
 use crate::git::{self, Filter};
 use crate::host;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -69,15 +68,15 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let host = try_tool!(host::require(ctx.host));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    let host = host::require(ctx.host)?;
     let filter = match args.source_control_state.unwrap_or_default() {
         State::All => Filter::All,
         State::Staged => Filter::Staged,
         State::Unstaged => Filter::Unstaged,
         State::Untracked => Filter::Untracked,
     };
-    let out = try_tool!(git::changed_files(host, args.repository_path.as_deref(), filter));
-    ToolResult::ok(out)
+    let out = git::changed_files(host, args.repository_path.as_deref(), filter)?;
+    Ok(ToolResult::ok(out))
 }

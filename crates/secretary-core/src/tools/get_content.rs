@@ -5,10 +5,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::try_tool;
 use crate::content;
 use crate::host;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// Arguments of `get_content`: either `expression`, or `category` with an optional `pattern`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -59,28 +58,28 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
     let expression = match (args.expression.as_deref(), args.category.as_deref()) {
         (Some(_), Some(_)) => {
-            return ToolResult::failure(
+            return Err(ToolResult::failure(
                 "Give either `expression` or `category` (with `pattern`), not both",
                 "invalid_arguments",
-            )
+            ))
         }
         (Some(expression), None) if args.pattern.is_some() => {
-            return ToolResult::failure(
+            return Err(ToolResult::failure(
                 format!("`pattern` goes with `category`; in an expression write it as category/pattern (got {expression:?})"),
                 "invalid_arguments",
-            )
+            ))
         }
         (Some(expression), None) => expression.to_string(),
         (None, Some(category)) => {
             if category.contains(['/', ',', '+']) {
-                return ToolResult::failure(
+                return Err(ToolResult::failure(
                     format!("`category` is a category name alone, got {category:?}; use `expression` for lists and patterns"),
                     "invalid_arguments",
-                );
+                ));
             }
             content::expression_of(category, args.pattern.as_deref())
         }
@@ -88,10 +87,10 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     };
     // Grammar errors need no host: check them first.
     if let Err(err) = content::parse(&expression) {
-        return ToolResult::failure(err, "invalid_arguments");
+        return Err(ToolResult::failure(err, "invalid_arguments"));
     }
-    let host = try_tool!(host::require(ctx.host));
+    let host = host::require(ctx.host)?;
     match content::retrieve(host, &expression) {
-        Ok(result) | Err(result) => result,
+        Ok(result) | Err(result) => Ok(result),
     }
 }

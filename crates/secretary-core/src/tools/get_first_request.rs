@@ -5,8 +5,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, request_time, resolve_dialog, try_tool};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use super::{errors, request_time, resolve_dialog};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// The first request is previewed to this many characters; `get_request` gives the full text.
 pub const PREVIEW_CHARS: usize = 80;
@@ -59,24 +59,24 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let resolved = try_tool!(resolve_dialog(ctx, args.session_id.as_deref()));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    let resolved = resolve_dialog(ctx, args.session_id.as_deref())?;
     let stored = &*resolved.stored;
     if !stored.available {
-        return ToolResult::error(errors::NO_CHAT_DATA);
+        return Err(ToolResult::error(errors::NO_CHAT_DATA));
     }
     let dialog = &stored.dialog;
     let Some(first) = dialog.requests.first() else {
-        return ToolResult::error("First request not available");
+        return Err(ToolResult::error("First request not available"));
     };
     let (timestamp, time) = request_time(first.timestamp);
-    ToolResult::ok(json!({
+    Ok(ToolResult::ok(json!({
         "sessionId": dialog.session_id,
         "source": dialog.source,
         "firstRequest": crate::text::preview(&first.text, PREVIEW_CHARS),
         "timestamp": timestamp,
         "time": time,
         "requestsCount": dialog.requests.len(),
-    })).with_fields(resolved.provenance())
+    })).with_fields(resolved.provenance()))
 }

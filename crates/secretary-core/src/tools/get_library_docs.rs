@@ -5,10 +5,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::try_tool;
 use crate::docs;
 use crate::host;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
 
 /// Arguments of `get_library_docs`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -68,8 +67,8 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let host = try_tool!(host::require(ctx.host));
-    docs::get_docs(host, &args.library_id, args.query.as_deref(), args.max_chars).unwrap_or_else(|failure| failure)
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    let host = host::require(ctx.host)?;
+    Ok(docs::get_docs(host, &args.library_id, args.query.as_deref(), args.max_chars).unwrap_or_else(|failure| failure))
 }

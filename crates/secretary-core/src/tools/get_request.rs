@@ -4,8 +4,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, request_time, resolve_dialog, try_tool};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use super::{errors, request_time, resolve_dialog};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// Arguments of `get_request`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -78,18 +78,18 @@ fn check_index(args: &Value) -> Result<u64, ToolResult> {
     }
 }
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let index = try_tool!(check_index(args));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let index = check_index(args)?;
     // `index` was validated above; normalise it so serde sees an integer even for `2.0`.
     let mut normalized = args.clone();
     if let Some(map) = normalized.as_object_mut() {
         map.insert("index".into(), json!(index));
     }
-    let args: Args = try_tool!(parse_args(&normalized).map_err(|err| ToolResult::error(err.to_string())));
-    let resolved = try_tool!(resolve_dialog(ctx, args.session_id.as_deref()));
+    let args: Args = parse_args(&normalized)?;
+    let resolved = resolve_dialog(ctx, args.session_id.as_deref())?;
     let stored = &*resolved.stored;
     if !stored.available {
-        return ToolResult::error(errors::NO_CHAT_DATA);
+        return Err(ToolResult::error(errors::NO_CHAT_DATA));
     }
     let dialog = &stored.dialog;
     let total = dialog.requests.len();
@@ -105,10 +105,10 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
                 refusal.0
             ));
         }
-        return ToolResult::error(error);
+        return Err(ToolResult::error(error));
     };
     let (timestamp, time) = request_time(request.timestamp);
-    ToolResult::ok(json!({
+    Ok(ToolResult::ok(json!({
         "sessionId": dialog.session_id,
         "source": dialog.source,
         "request": request.text,
@@ -116,5 +116,5 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         "timestamp": timestamp,
         "time": time,
         "totalRequests": total,
-    })).with_fields(resolved.provenance())
+    })).with_fields(resolved.provenance()))
 }

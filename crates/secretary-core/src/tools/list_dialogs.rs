@@ -4,8 +4,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{limit, sessions, timestamp_value, try_tool};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use super::{limit, sessions, timestamp_value};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 const DEFAULT_LIMIT: usize = 20;
 const MAX_LIMIT: usize = 200;
@@ -51,10 +51,10 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let store = try_tool!(sessions(ctx));
-    let limit = try_tool!(limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    let store = sessions(ctx)?;
+    let limit = limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT)?;
     let words: Vec<String> = args
         .query
         .as_deref()
@@ -100,8 +100,8 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         .collect();
     let result = ToolResult::ok(json!({ "dialogs": dialogs, "total": total }));
     if total == 0 {
-        result.with_message("No dialogs found.")
+        Ok(result.with_message("No dialogs found."))
     } else {
-        result
+        Ok(result)
     }
 }

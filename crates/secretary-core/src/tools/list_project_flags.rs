@@ -4,9 +4,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::try_tool;
 use crate::flags::{self, Scope};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
 
 /// Arguments of `list_project_flags` (none).
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -39,7 +38,7 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let _: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    flags::run::list(ctx, Scope::Project)
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let _: Args = parse_args(args)?;
+    Ok(flags::run::list(ctx, Scope::Project))
 }

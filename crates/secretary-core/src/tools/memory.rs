@@ -7,10 +7,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::try_tool;
 use crate::host;
 use crate::memory;
-use crate::tool::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// The literal `delete` requires, and why.
 pub const CONSENT: Consent = Consent {
@@ -99,12 +98,12 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     // `registry::invoke` has checked the literal for delete already; checking again keeps the tool
     // safe when called directly.
-    try_tool!(CONSENT.check(args));
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let host = try_tool!(host::require(ctx.host));
+    CONSENT.check(args)?;
+    let args: Args = parse_args(args)?;
+    let host = host::require(ctx.host)?;
     let need_path = |command: &str| {
         args.path.as_deref().ok_or_else(|| {
             ToolResult::failure(
@@ -134,5 +133,5 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
             memory::save(host, path, content).map(ToolResult::ok)
         }),
     };
-    outcome.unwrap_or_else(|failure| failure)
+    Ok(outcome.unwrap_or_else(|failure| failure))
 }

@@ -177,17 +177,6 @@ pub(crate) fn request_time(ms: Option<i64>) -> (Value, Value) {
     (ms.map_or(Value::Null, Value::from), timestamp_value(ms))
 }
 
-/// Unwraps a `Result<T, ToolResult>` inside a tool's `run`, returning the failure as the result.
-macro_rules! try_tool {
-    ($expr:expr) => {
-        match $expr {
-            Ok(value) => value,
-            Err(failure) => return failure,
-        }
-    };
-}
-pub(crate) use try_tool;
-
 /// The host's tool catalog, or a failure saying this host has none.
 pub(crate) fn catalog<'a>(
     ctx: &ToolContext<'a>,

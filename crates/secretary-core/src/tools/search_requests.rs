@@ -4,9 +4,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, limit, sessions, timestamp_value, try_tool};
+use super::{errors, limit, sessions, timestamp_value};
 use crate::history::{HistoryCache, RequestIndex};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 const DEFAULT_LIMIT: usize = 10;
 const MAX_LIMIT: usize = 50;
@@ -64,14 +64,14 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let store = try_tool!(sessions(ctx));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    let store = sessions(ctx)?;
     let query = args.query.trim();
     if query.is_empty() {
-        return ToolResult::error("Query must not be empty");
+        return Err(ToolResult::error("Query must not be empty"));
     }
-    let limit = try_tool!(limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT));
+    let limit = limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT)?;
     let session = args
         .session_id
         .as_deref()
@@ -79,8 +79,8 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         .filter(|id| !id.is_empty());
     if let Some(id) = session {
         match store.get(id) {
-            None => return ToolResult::error(errors::session_not_found(id)),
-            Some(entry) if !entry.available => return ToolResult::error(errors::NO_CHAT_DATA),
+            None => return Err(ToolResult::error(errors::session_not_found(id))),
+            Some(entry) if !entry.available => return Err(ToolResult::error(errors::NO_CHAT_DATA)),
             Some(_) => {}
         }
     }
@@ -120,9 +120,9 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let total = results.len();
     let result = ToolResult::ok(json!({ "query": query, "results": results, "total": total }));
     if total == 0 {
-        result.with_message("No matching requests.")
+        Ok(result.with_message("No matching requests."))
     } else {
-        result
+        Ok(result)
     }
 }
 

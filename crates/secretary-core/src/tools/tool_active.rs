@@ -4,9 +4,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{catalog, try_tool};
+use super::catalog;
 use crate::tool::catalog::short_description;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// `tool_active` takes no arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -37,9 +37,9 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let _: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let catalog = try_tool!(catalog(ctx));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let _: Args = parse_args(args)?;
+    let catalog = catalog(ctx)?;
     let tools: Vec<Value> = catalog
         .active_tools()
         .into_iter()
@@ -48,8 +48,8 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let count = tools.len();
     let result = ToolResult::ok(json!({ "tools": tools, "count": count }));
     if count == 0 {
-        result.with_message("No tools are active.")
+        Ok(result.with_message("No tools are active."))
     } else {
-        result
+        Ok(result)
     }
 }

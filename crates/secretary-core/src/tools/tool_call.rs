@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::{catalog, try_tool};
+use super::catalog;
 use crate::tool::catalog::Resolved;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// Arguments of `tool_call`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -52,11 +52,11 @@ pub static TOOL: ToolDef = ToolDef {
 
 /// Validates the call; on success the result carries `{"call": {"name", "input"}}` for the host
 /// to perform.
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let catalog = try_tool!(catalog(ctx));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    let catalog = catalog(ctx)?;
     match catalog.resolve(&args.name) {
-        Resolved::Found(_, tool) if !catalog.is_active(&tool.name) => ToolResult::failure(
+        Resolved::Found(_, tool) if !catalog.is_active(&tool.name) => Err(ToolResult::failure(
             format!("Tool {} is not loaded.", tool.name),
             "not_loaded",
         )
@@ -64,18 +64,18 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
             "Call {}tool_load with {{\"names\": [\"{}\"]}} first.",
             catalog.own_prefix(),
             tool.name
-        )),
-        Resolved::Found(_, tool) if tool.own.is_some() => ToolResult::failure(
+        ))),
+        Resolved::Found(_, tool) if tool.own.is_some() => Err(ToolResult::failure(
             format!("{} is one of your own tools: call it directly.", tool.name),
             "own_tool",
-        ),
-        Resolved::Found(_, tool) => ToolResult::ok(json!({ "call": { "name": tool.name, "input": args.input } })),
+        )),
+        Resolved::Found(_, tool) => Ok(ToolResult::ok(json!({ "call": { "name": tool.name, "input": args.input } }))),
         Resolved::Renamed { old, new_name } => {
-            ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), "renamed")
+            Err(ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), "renamed"))
         }
-        Resolved::Unknown => ToolResult::failure(
+        Resolved::Unknown => Err(ToolResult::failure(
             format!("Tool not found: {}. Use {}tool_find to search for tools.", args.name.trim(), catalog.own_prefix()),
             "not_found",
-        ),
+        )),
     }
 }

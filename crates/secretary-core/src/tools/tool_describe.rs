@@ -4,9 +4,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{catalog, try_tool};
+use super::catalog;
 use crate::tool::catalog::Resolved;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// Arguments of `tool_describe`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -43,9 +43,9 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let catalog = try_tool!(catalog(ctx));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    let catalog = catalog(ctx)?;
     match catalog.resolve(&args.name) {
         Resolved::Found(_, tool) => {
             let mut value = json!({
@@ -63,14 +63,14 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
                     map.insert("keywords".into(), json!(tool.keywords));
                 }
             }
-            ToolResult::ok(value)
+            Ok(ToolResult::ok(value))
         }
         Resolved::Renamed { old, new_name } => {
-            ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), "renamed")
+            Err(ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), "renamed"))
         }
         Resolved::Unknown => {
             let closest = catalog.closest(&args.name, 3);
-            ToolResult::failure(
+            Err(ToolResult::failure(
                 format!(
                     "Tool not found: {}. Use {}tool_find to search for tools.{}",
                     args.name.trim(),
@@ -78,7 +78,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
                     if closest.is_empty() { String::new() } else { format!(" Closest names: {}.", closest.join(", ")) }
                 ),
                 "not_found",
-            )
+            ))
         }
     }
 }

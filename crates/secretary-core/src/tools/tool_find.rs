@@ -5,9 +5,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{catalog, limit, try_tool};
+use super::{catalog, limit};
 use crate::tool::catalog::short_description;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 const DEFAULT_LIMIT: usize = 10;
 const MAX_LIMIT: usize = 50;
@@ -55,14 +55,14 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let catalog = try_tool!(catalog(ctx));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    let catalog = catalog(ctx)?;
     let query = args.query.trim();
     if query.is_empty() {
-        return ToolResult::error("Query must not be empty: describe what the tool should do");
+        return Err(ToolResult::error("Query must not be empty: describe what the tool should do"));
     }
-    let limit = try_tool!(limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT));
+    let limit = limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT)?;
     let tools: Vec<Value> = catalog
         .search(query, limit)
         .into_iter()
@@ -81,8 +81,8 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
     let total = tools.len();
     let result = ToolResult::ok(json!({ "query": query, "tools": tools, "total": total }));
     if total == 0 {
-        result.with_message(format!("No tool matches \"{query}\" among {} tools.", catalog.len()))
+        Ok(result.with_message(format!("No tool matches \"{query}\" among {} tools.", catalog.len())))
     } else {
-        result
+        Ok(result)
     }
 }

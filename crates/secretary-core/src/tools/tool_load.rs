@@ -5,9 +5,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{catalog, try_tool};
+use super::catalog;
 use crate::tool::catalog::Resolved;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolResult, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// Arguments of `tool_load`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -46,11 +46,11 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
-    let args: Args = try_tool!(parse_args(args).map_err(|err| ToolResult::error(err.to_string())));
-    let catalog = try_tool!(catalog(ctx));
+fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
+    let args: Args = parse_args(args)?;
+    let catalog = catalog(ctx)?;
     if args.names.is_empty() {
-        return ToolResult::error("Names must list at least one tool");
+        return Err(ToolResult::error("Names must list at least one tool"));
     }
     let mut found = Vec::new();
     let mut unknown = Vec::new();
@@ -70,8 +70,8 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         if !renamed.is_empty() {
             parts.push(format!("Renamed tools: {}", renamed.join(", ")));
         }
-        return ToolResult::failure(format!("{}. Nothing was loaded.", parts.join(". ")), "not_found")
-            .with_instruction(format!("Use {}tool_find to get the exact names.", catalog.own_prefix()));
+        return Err(ToolResult::failure(format!("{}. Nothing was loaded.", parts.join(". ")), "not_found")
+            .with_instruction(format!("Use {}tool_find to get the exact names.", catalog.own_prefix())));
     }
     found.sort_unstable();
     found.dedup();
@@ -79,5 +79,5 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolResult {
         found.iter().filter_map(|&i| catalog.tools().get(i)).filter(|t| catalog.is_active(&t.name)).map(|t| t.name.clone()).collect();
     let loaded = catalog.activate(&found);
     let active_count = catalog.active_tools().len();
-    ToolResult::ok(json!({ "loaded": loaded, "alreadyActive": already, "activeCount": active_count }))
+    Ok(ToolResult::ok(json!({ "loaded": loaded, "alreadyActive": already, "activeCount": active_count })))
 }
