@@ -452,7 +452,7 @@ fn workspace_error(err: crate::host::HostError, tool: &str) -> ToolResult {
             format!("{tool} needs an open workspace folder: {}", err.message),
             err.error_type(),
         ),
-        _ => err.into_result(),
+        _ => err.into(),
     }
 }
 

@@ -20,8 +20,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::host::{locked, Area, Host};
-use crate::tool::{kind_of, ToolResult};
+use crate::host::{locked, Area, Host, HostError, HostErrorKind};
+use crate::text::kind_of;
 
 /// The file of each scope, relative to its area.
 pub const FLAGS_FILE: &str = "flags.json";
@@ -33,6 +33,47 @@ pub const MAX_FLAGS: usize = 500;
 pub const MAX_STRING_CHARS: usize = 2_000;
 /// Names: a letter, then letters, digits, `_`, `.`, `-`; 64 characters in all at most.
 pub const NAME_RULE: &str = "a letter, then up to 63 letters, digits, `_`, `.` or `-`";
+
+/// Why a flag could not be read or written. The texts are what agents see.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FlagError {
+    #[error("Invalid flag name {0:?}: use {NAME_RULE}")]
+    InvalidName(String),
+    /// The value is an array or an object (its kind, as `kind_of` words it).
+    #[error("Invalid flag value: flags hold a string, number, boolean or null, got {0}")]
+    NotScalar(&'static str),
+    #[error("Invalid flag value: strings are at most {MAX_STRING_CHARS} characters")]
+    TooLong,
+    #[error("Too many {0} flags (at most {MAX_FLAGS}); delete some first")]
+    TooMany(&'static str),
+    /// The scope's file does not parse or was written by a newer version; it is left alone.
+    #[error(
+        "The {scope} flags file {area}/{FLAGS_FILE} is damaged: {why}. Nothing was changed; \
+         fix the JSON or delete the file to start over."
+    )]
+    Damaged {
+        scope: &'static str,
+        area: Area,
+        why: String,
+    },
+    /// The host could not reach the scope's file, worded for that scope.
+    #[error("{message}")]
+    Host { message: String, kind: &'static str },
+}
+
+impl FlagError {
+    /// The machine-readable `error_type` of the tool failure.
+    pub fn error_type(&self) -> &'static str {
+        match self {
+            FlagError::InvalidName(_) | FlagError::NotScalar(_) | FlagError::TooLong => {
+                "invalid_arguments"
+            }
+            FlagError::TooMany(_) => "limit",
+            FlagError::Damaged { .. } => "storage_damaged",
+            FlagError::Host { kind, .. } => kind,
+        }
+    }
+}
 
 /// Which flags file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +109,7 @@ struct FlagsFile {
 }
 
 /// Checks a flag name against [`NAME_RULE`] (`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`).
-pub fn check_name(name: &str) -> Result<(), ToolResult> {
+pub fn check_name(name: &str) -> Result<(), FlagError> {
     let mut chars = name.chars();
     let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
@@ -76,27 +117,15 @@ pub fn check_name(name: &str) -> Result<(), ToolResult> {
     if valid {
         Ok(())
     } else {
-        Err(ToolResult::failure(
-            format!("Invalid flag name {name:?}: use {NAME_RULE}"),
-            "invalid_arguments",
-        ))
+        Err(FlagError::InvalidName(name.to_string()))
     }
 }
 
 /// Checks that a value is a JSON scalar (string, number, boolean or null) of reasonable size.
-pub fn check_value(value: &Value) -> Result<(), ToolResult> {
+pub fn check_value(value: &Value) -> Result<(), FlagError> {
     match value {
-        Value::Array(_) | Value::Object(_) => Err(ToolResult::failure(
-            format!(
-                "Invalid flag value: flags hold a string, number, boolean or null, got {}",
-                kind_of(value)
-            ),
-            "invalid_arguments",
-        )),
-        Value::String(text) if text.chars().count() > MAX_STRING_CHARS => Err(ToolResult::failure(
-            format!("Invalid flag value: strings are at most {MAX_STRING_CHARS} characters"),
-            "invalid_arguments",
-        )),
+        Value::Array(_) | Value::Object(_) => Err(FlagError::NotScalar(kind_of(value))),
+        Value::String(text) if text.chars().count() > MAX_STRING_CHARS => Err(FlagError::TooLong),
         _ => Ok(()),
     }
 }
@@ -116,7 +145,7 @@ pub fn name_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 }
 
 /// The flags of a scope; empty when its file does not exist yet.
-pub fn load(host: &dyn Host, scope: Scope) -> Result<Flags, ToolResult> {
+pub fn load(host: &dyn Host, scope: Scope) -> Result<Flags, FlagError> {
     let area = scope.area();
     let Some(bytes) = host
         .read(area, FLAGS_FILE)
@@ -124,15 +153,10 @@ pub fn load(host: &dyn Host, scope: Scope) -> Result<Flags, ToolResult> {
     else {
         return Ok(Flags::new());
     };
-    let damaged = |why: String| {
-        ToolResult::failure(
-            format!(
-                "The {} flags file {area}/{FLAGS_FILE} is damaged: {why}. Nothing was changed; \
-                 fix the JSON or delete the file to start over.",
-                scope.as_str()
-            ),
-            "storage_damaged",
-        )
+    let damaged = |why: String| FlagError::Damaged {
+        scope: scope.as_str(),
+        area,
+        why,
     };
     let file: FlagsFile = serde_json::from_slice(&bytes).map_err(|err| damaged(err.to_string()))?;
     if file.version > FORMAT_VERSION {
@@ -154,7 +178,7 @@ pub fn load(host: &dyn Host, scope: Scope) -> Result<Flags, ToolResult> {
 }
 
 /// Writes a scope's flags atomically.
-pub fn save(host: &dyn Host, scope: Scope, flags: &Flags) -> Result<(), ToolResult> {
+pub fn save(host: &dyn Host, scope: Scope, flags: &Flags) -> Result<(), FlagError> {
     let file = FlagsFile {
         version: FORMAT_VERSION,
         flags: flags.clone(),
@@ -171,18 +195,12 @@ pub fn set(
     scope: Scope,
     name: &str,
     value: Value,
-) -> Result<Option<Value>, ToolResult> {
+) -> Result<Option<Value>, FlagError> {
     check_name(name)?;
     check_value(&value)?;
     update(host, scope, |flags| {
         if !flags.contains_key(name) && flags.len() >= MAX_FLAGS {
-            return Err(ToolResult::failure(
-                format!(
-                    "Too many {} flags (at most {MAX_FLAGS}); delete some first",
-                    scope.as_str()
-                ),
-                "limit",
-            ));
+            return Err(FlagError::TooMany(scope.as_str()));
         }
         let previous = flags.insert(name.to_string(), value);
         save(host, scope, flags)?;
@@ -191,7 +209,7 @@ pub fn set(
 }
 
 /// Removes a flag; returns the value it had (`None`: it was not set, nothing was written).
-pub fn remove(host: &dyn Host, scope: Scope, name: &str) -> Result<Option<Value>, ToolResult> {
+pub fn remove(host: &dyn Host, scope: Scope, name: &str) -> Result<Option<Value>, FlagError> {
     check_name(name)?;
     update(host, scope, |flags| {
         let previous = flags.remove(name);
@@ -207,8 +225,8 @@ pub fn remove(host: &dyn Host, scope: Scope, name: &str) -> Result<Option<Value>
 fn update<T>(
     host: &dyn Host,
     scope: Scope,
-    change: impl FnOnce(&mut Flags) -> Result<T, ToolResult>,
-) -> Result<T, ToolResult> {
+    change: impl FnOnce(&mut Flags) -> Result<T, FlagError>,
+) -> Result<T, FlagError> {
     locked(
         host,
         scope.area(),
@@ -242,7 +260,7 @@ impl Resolved {
 
 /// A flag as a scope sees it: with [`Scope::Project`], the project value over the global one;
 /// with [`Scope::Global`], the global value alone.
-pub fn resolve(host: &dyn Host, scope: Scope, name: &str) -> Result<Resolved, ToolResult> {
+pub fn resolve(host: &dyn Host, scope: Scope, name: &str) -> Result<Resolved, FlagError> {
     check_name(name)?;
     let global = load(host, Scope::Global)?.remove(name);
     let project = match scope {
@@ -273,7 +291,7 @@ pub fn resolve(host: &dyn Host, scope: Scope, name: &str) -> Result<Resolved, To
 
 /// Every flag a scope sees, by name: for [`Scope::Project`] the union of both files, project
 /// values winning.
-pub fn resolve_all(host: &dyn Host, scope: Scope) -> Result<Vec<Resolved>, ToolResult> {
+pub fn resolve_all(host: &dyn Host, scope: Scope) -> Result<Vec<Resolved>, FlagError> {
     let global = load(host, Scope::Global)?;
     let project = match scope {
         Scope::Project => load(host, Scope::Project)?,
@@ -307,8 +325,7 @@ pub fn resolve_all(host: &dyn Host, scope: Scope) -> Result<Vec<Resolved>, ToolR
 }
 
 /// A host error while reaching a scope's file, worded for that scope.
-fn unavailable(scope: Scope, err: crate::host::HostError) -> ToolResult {
-    use crate::host::HostErrorKind;
+fn unavailable(scope: Scope, err: HostError) -> FlagError {
     let kind = err.error_type();
     let message = match (scope, err.kind) {
         (Scope::Project, HostErrorKind::Unavailable) => format!(
@@ -323,7 +340,7 @@ fn unavailable(scope: Scope, err: crate::host::HostError) -> ToolResult {
             err.message
         ),
     };
-    ToolResult::failure(message, kind)
+    FlagError::Host { message, kind }
 }
 
 #[cfg(test)]
@@ -360,124 +377,8 @@ mod tests {
             assert!(check_value(&ok).is_ok());
         }
         let err = check_value(&json!([1])).unwrap_err();
-        assert!(err.error_text().unwrap().contains("got an array"));
+        assert!(err.to_string().contains("got an array"));
         assert!(check_value(&json!({"a": 1})).is_err());
         assert!(check_value(&json!("x".repeat(MAX_STRING_CHARS + 1))).is_err());
-    }
-}
-
-/// The bodies of the eight flag tools. A project tool and its global twin differ only in their
-/// [`Scope`] (and spec text), so each tool file keeps its spec and arguments and calls these.
-pub mod run {
-    use serde_json::{json, Value};
-
-    use super::{Resolved, Scope};
-    use crate::host;
-    use crate::tool::{ToolContext, ToolResult};
-
-    /// `set_project_flag` / `set_feature_flag`: stores the value and says what it replaced (and,
-    /// for the project, which global value it now overrides).
-    pub fn set(ctx: &ToolContext, scope: Scope, name: &str, value: Value) -> ToolResult {
-        if let Err(err) = super::check_name(name).and_then(|()| super::check_value(&value)) {
-            return err;
-        }
-        let host = match host::require(ctx.host) {
-            Ok(host) => host,
-            Err(err) => return err,
-        };
-        let previous = match super::set(host, scope, name, value.clone()) {
-            Ok(previous) => previous,
-            Err(err) => return err,
-        };
-        let scope_name = match scope {
-            Scope::Project => "project",
-            Scope::Global => "global",
-        };
-        let mut out = json!({ "name": name, "value": value, "scope": scope_name });
-        if let Some(previous) = previous {
-            out["previous"] = previous;
-        }
-        let result = ToolResult::ok(out);
-        match overridden_global(host, scope, name) {
-            Some(global) => result.with_message(format!(
-                "Overrides the global value {global} in this workspace."
-            )),
-            None => result,
-        }
-    }
-
-    /// `get_project_flag` (project over global) / `get_feature_flag`.
-    pub fn get(ctx: &ToolContext, scope: Scope, name: &str) -> ToolResult {
-        if let Err(err) = super::check_name(name) {
-            return err;
-        }
-        let resolved =
-            match host::require(ctx.host).and_then(|host| super::resolve(host, scope, name)) {
-                Ok(resolved) => resolved,
-                Err(err) => return err,
-            };
-        let unset = resolved.source == "unset";
-        let result = ToolResult::ok(resolved.to_json());
-        if !unset {
-            return result;
-        }
-        result.with_message(match scope {
-            Scope::Project => format!("Flag {name} is not set for this project or globally."),
-            Scope::Global => format!("Global flag {name} is not set."),
-        })
-    }
-
-    /// `list_project_flags` (every flag in effect here) / `list_feature_flags`.
-    pub fn list(ctx: &ToolContext, scope: Scope) -> ToolResult {
-        let all = match host::require(ctx.host).and_then(|host| super::resolve_all(host, scope)) {
-            Ok(all) => all,
-            Err(err) => return err,
-        };
-        let total = all.len();
-        let flags: Vec<Value> = all.iter().map(Resolved::to_json).collect();
-        let result = ToolResult::ok(json!({ "flags": flags, "total": total }));
-        if total > 0 {
-            return result;
-        }
-        result.with_message(match scope {
-            Scope::Project => "No flags are set for this project or globally.",
-            Scope::Global => "No global flags are set.",
-        })
-    }
-
-    /// `delete_project_flag` (the global value, if any, applies again) / `delete_feature_flag`.
-    pub fn delete(ctx: &ToolContext, scope: Scope, name: &str) -> ToolResult {
-        if let Err(err) = super::check_name(name) {
-            return err;
-        }
-        let host = match host::require(ctx.host) {
-            Ok(host) => host,
-            Err(err) => return err,
-        };
-        let previous = match super::remove(host, scope, name) {
-            Ok(previous) => previous,
-            Err(err) => return err,
-        };
-        let mut out = json!({ "name": name, "removed": previous.is_some() });
-        if let Some(previous) = previous {
-            out["previous"] = previous;
-        }
-        let result = ToolResult::ok(out);
-        match overridden_global(host, scope, name) {
-            Some(global) => {
-                result.with_message(format!("The global value {global} applies again."))
-            }
-            None => result,
-        }
-    }
-
-    /// For a project flag: the global value of the same name, if set.
-    fn overridden_global(host: &dyn host::Host, scope: Scope, name: &str) -> Option<Value> {
-        match scope {
-            Scope::Project => super::load(host, Scope::Global)
-                .ok()
-                .and_then(|mut all| all.remove(name)),
-            Scope::Global => None,
-        }
     }
 }

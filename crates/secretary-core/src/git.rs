@@ -10,7 +10,6 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::host::{check_rel_path, Area, Host};
-use crate::tool::ToolResult;
 
 /// One changed file in one group.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -148,13 +147,36 @@ pub fn format(status: &Status, filter: Filter) -> String {
     }
 }
 
-fn outside(given: &str, why: &str) -> ToolResult {
-    ToolResult::failure(
-        format!(
-            "repositoryPath {given:?} refused: it must lie inside the workspace folder ({why})"
-        ),
-        "path_refused",
-    )
+/// Why the changed files could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GitError {
+    /// `repositoryPath` points outside the workspace folder (or cannot be checked).
+    #[error("repositoryPath {given:?} refused: it must lie inside the workspace folder ({why})")]
+    Outside { given: String, why: String },
+    /// The host could not give the status; `kind` is the host error's kind.
+    #[error("Could not read the git status of {place}: {message}")]
+    Status {
+        place: String,
+        message: String,
+        kind: &'static str,
+    },
+}
+
+impl GitError {
+    /// The machine-readable `error_type` of the tool failure.
+    pub fn error_type(&self) -> &'static str {
+        match self {
+            GitError::Outside { .. } => "path_refused",
+            GitError::Status { kind, .. } => kind,
+        }
+    }
+}
+
+fn outside(given: &str, why: &str) -> GitError {
+    GitError::Outside {
+        given: given.to_string(),
+        why: why.to_string(),
+    }
 }
 
 fn is_absolute(path: &str) -> bool {
@@ -188,7 +210,7 @@ fn percent_decode(text: &str) -> String {
 /// Where `repositoryPath` points, relative to the workspace folder (`""`: the folder itself).
 /// Relative paths must stay inside (no `..`); absolute paths and `file://` URIs must lie under the
 /// workspace folder the host reports; without one, only relative paths are accepted.
-pub fn repository(host: &dyn Host, given: Option<&str>) -> Result<String, ToolResult> {
+pub fn repository(host: &dyn Host, given: Option<&str>) -> Result<String, GitError> {
     let Some(raw) = given.map(str::trim).filter(|p| !p.is_empty()) else {
         return Ok(String::new());
     };
@@ -240,7 +262,7 @@ pub fn changed_files(
     host: &dyn Host,
     repository_path: Option<&str>,
     filter: Filter,
-) -> Result<Value, ToolResult> {
+) -> Result<Value, GitError> {
     let repo = repository(host, repository_path)?;
     let porcelain = host.git_status(&repo).map_err(|err| {
         let kind = err.error_type();
@@ -249,13 +271,11 @@ pub fn changed_files(
         } else {
             format!("{repo:?} of the workspace")
         };
-        ToolResult::failure(
-            format!(
-                "Could not read the git status of {place}: {}",
-                err.message.trim()
-            ),
+        GitError::Status {
+            place,
+            message: err.message.trim().to_string(),
             kind,
-        )
+        }
     })?;
     let status = parse(&porcelain);
     let keep = |group: &Vec<Change>, which: Filter| {

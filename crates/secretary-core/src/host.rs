@@ -17,8 +17,6 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::tool::ToolResult;
-
 /// A named root the host resolves to an absolute folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Area {
@@ -138,12 +136,6 @@ impl HostError {
             HostErrorKind::Network => "network_error",
         }
     }
-
-    /// The failure a tool answers.
-    pub fn into_result(self) -> ToolResult {
-        let kind = self.error_type();
-        ToolResult::failure(self.message, kind)
-    }
 }
 
 impl fmt::Display for HostError {
@@ -153,12 +145,6 @@ impl fmt::Display for HostError {
 }
 
 impl std::error::Error for HostError {}
-
-impl From<HostError> for ToolResult {
-    fn from(err: HostError) -> Self {
-        err.into_result()
-    }
-}
 
 /// The host's I/O, called synchronously by tools. Paths are relative to the area's root, use `/`,
 /// and have passed [`check_rel_path`].
@@ -226,14 +212,15 @@ pub trait Host {
 }
 
 /// Runs `change` (a read-modify-write of `path`) while holding the host's lock of `path`, and
-/// releases it whatever `change` answers. `failed` words a lock that could not be taken.
-pub fn locked<T>(
+/// releases it whatever `change` answers. `failed` words a lock that could not be taken in the
+/// caller's own error type.
+pub fn locked<T, E>(
     host: &dyn Host,
     area: Area,
     path: &str,
-    failed: impl FnOnce(HostError) -> ToolResult,
-    change: impl FnOnce() -> Result<T, ToolResult>,
-) -> Result<T, ToolResult> {
+    failed: impl FnOnce(HostError) -> E,
+    change: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
     host.lock(area, path).map_err(failed)?;
     let out = change();
     host.unlock(area, path);
@@ -283,9 +270,9 @@ pub struct FileInfo {
     pub modified_ms: Option<i64>,
 }
 
-/// The host of a tool context, or the "no file access" failure.
-pub fn require(host: Option<&dyn Host>) -> Result<&dyn Host, ToolResult> {
-    host.ok_or_else(|| HostError::no_host().into_result())
+/// The host of a tool context, or the "no file access" error.
+pub fn require(host: Option<&dyn Host>) -> Result<&dyn Host, HostError> {
+    host.ok_or_else(HostError::no_host)
 }
 
 /// Checks a relative path before it reaches a host: non-empty `/`-separated segments, none of them

@@ -1,5 +1,19 @@
 //! Small text helpers shared by readers and tools.
 
+use serde_json::Value;
+
+/// A short name for the JSON kind of `value`, used in error texts.
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// The first `max_chars` characters of `text`, cut on a character boundary (never inside a code
 /// point), with "..." appended when something was cut. Whitespace runs are folded to one space so
 /// that previews of multi-line requests stay on one line.

@@ -2,6 +2,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+pub use crate::text::kind_of;
+
 /// Why a tool's arguments were refused. The text names the field and, for unknown fields, the
 /// allowed ones, because agents correct themselves from the message alone.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -55,18 +57,6 @@ pub fn schema_for<T: JsonSchema>() -> Value {
             .or_insert_with(|| Value::Object(Default::default()));
     }
     value
-}
-
-/// A short name for the JSON kind of `value`, used in error texts.
-pub fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

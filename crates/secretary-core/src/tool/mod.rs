@@ -12,6 +12,7 @@ pub mod catalog;
 mod consent;
 mod context;
 mod describe;
+mod domain;
 mod names;
 mod result;
 mod spec;

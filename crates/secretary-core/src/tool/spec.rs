@@ -47,6 +47,34 @@ pub struct ToolSpec {
     pub schema: fn() -> Value,
 }
 
+impl ToolSpec {
+    /// The base a spec starts from (`..ToolSpec::BASE`): an ordinary tool, offered from the start
+    /// (not deferred), not destructive, no consent, not an example. The texts are empty and the
+    /// schema is an empty object, so every tool still names its own (the registry's tests refuse
+    /// empty names, summaries and examples).
+    pub const BASE: ToolSpec = ToolSpec {
+        name: "",
+        reference_name: "",
+        display_name: "",
+        summary: "",
+        when_to_use: &[],
+        usage: "",
+        returns: "",
+        examples: &[],
+        tags: &[],
+        deferred: false,
+        destructive: false,
+        example: false,
+        consent: None,
+        invocation_message: "",
+        schema: empty_schema,
+    };
+}
+
+fn empty_schema() -> Value {
+    serde_json::json!({ "type": "object", "properties": {}, "required": [] })
+}
+
 /// What a tool's `run` answers. `Ok` is the answer (a success, or a failure the tool words
 /// itself); `Err` is a failure passed up with `?` from argument parsing or a domain module (their
 /// errors turn into [`ToolResult`]s through `From`). Hosts see the same JSON either way.

@@ -28,17 +28,14 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"name\": \"spelling\", \"removed\": true, \"previous\": \"en-GB\"}`.",
         examples: &[Example { args: "{\"name\": \"spelling\"}", shows: "forget the global spelling preference" }],
         tags: &["flags", "settings", "global", "feature", "delete", "reset"],
-        deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Removing a global flag",
         schema: schema_for::<Args>,
+        ..super::flag::SPEC
     },
     run,
 };
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let args: Args = parse_args(args)?;
-    Ok(flags::run::delete(ctx, Scope::Global, &args.name))
+    super::flag::delete(ctx, Scope::Global, &args.name)
 }

@@ -31,17 +31,14 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"name\": \"strictMode\", \"removed\": true, \"previous\": true}`.",
         examples: &[Example { args: "{\"name\": \"strictMode\"}", shows: "drop the project override of strictMode" }],
         tags: &["flags", "settings", "project", "workspace", "delete", "reset"],
-        deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Removing a project flag",
         schema: schema_for::<Args>,
+        ..super::flag::SPEC
     },
     run,
 };
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let args: Args = parse_args(args)?;
-    Ok(flags::run::delete(ctx, Scope::Project, &args.name))
+    super::flag::delete(ctx, Scope::Project, &args.name)
 }

@@ -36,12 +36,10 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"echo\": \"hello\", \"count\": 3, \"persisted\": true}`.",
         examples: &[Example { args: "{\"text\": \"hello\"}", shows: "the text back, with the call count" }],
         tags: &["example", "test", "echo"],
-        deferred: false,
-        destructive: false,
         example: true,
-        consent: None,
         invocation_message: "Echoing (example tool)",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

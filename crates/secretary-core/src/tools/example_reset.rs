@@ -40,12 +40,12 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"removed\": true, \"previousCount\": 3}`.",
         examples: &[Example { args: "{\"confirm\": \"RESET_EXAMPLES\"}", shows: "the reset, after the user asked for it" }],
         tags: &["example", "test", "reset", "destructive"],
-        deferred: false,
         destructive: true,
         example: true,
         consent: Some(CONSENT),
         invocation_message: "Resetting the example tools' state",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };
@@ -57,6 +57,6 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let _: Args = parse_args(args)?;
     let host = host::require(ctx.host)?;
     let previous = example_echo::count(host);
-    let removed = host.remove(Area::GlobalState, example_echo::STATE_FILE).map_err(|err| err.into_result())?;
+    let removed = host.remove(Area::GlobalState, example_echo::STATE_FILE)?;
     Ok(ToolResult::ok(json!({ "removed": removed, "previousCount": previous })))
 }

@@ -59,11 +59,9 @@ pub static TOOL: ToolDef = ToolDef {
         ],
         tags: &["git", "changes", "diff", "status", "staged", "untracked", "scm", "commit"],
         deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Reading the git changes",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

@@ -49,11 +49,9 @@ pub static TOOL: ToolDef = ToolDef {
         ],
         tags: &["content", "instructions", "prompts", "docs", "guidelines", "workspace", "read"],
         deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Reading workspace content",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

@@ -32,17 +32,14 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"name\": \"spelling\", \"value\": \"en-GB\", \"source\": \"global\"}`.",
         examples: &[Example { args: "{\"name\": \"spelling\"}", shows: "the user's global spelling preference" }],
         tags: &["flags", "settings", "global", "feature", "recall"],
-        deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Reading a global flag",
         schema: schema_for::<Args>,
+        ..super::flag::SPEC
     },
     run,
 };
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let args: Args = parse_args(args)?;
-    Ok(flags::run::get(ctx, Scope::Global, &args.name))
+    super::flag::get(ctx, Scope::Global, &args.name)
 }

@@ -49,12 +49,9 @@ pub static TOOL: ToolDef = ToolDef {
             },
         ],
         tags: &["chat", "history", "dialog", "recall", "first request"],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Recalling the first request of the dialog",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

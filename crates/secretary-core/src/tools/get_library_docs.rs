@@ -58,11 +58,9 @@ pub static TOOL: ToolDef = ToolDef {
         ],
         tags: &["library", "documentation", "docs", "api", "reference", "readme", "usage", "context7", "version"],
         deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Reading the library docs",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

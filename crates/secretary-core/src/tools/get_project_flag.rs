@@ -35,17 +35,14 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"strictMode\"}", shows: "a flag set globally, unless this workspace overrides it" },
         ],
         tags: &["flags", "settings", "project", "workspace", "recall", "preference"],
-        deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Reading a project flag",
         schema: schema_for::<Args>,
+        ..super::flag::SPEC
     },
     run,
 };
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let args: Args = parse_args(args)?;
-    Ok(flags::run::get(ctx, Scope::Project, &args.name))
+    super::flag::get(ctx, Scope::Project, &args.name)
 }

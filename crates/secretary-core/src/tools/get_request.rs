@@ -46,12 +46,9 @@ pub static TOOL: ToolDef = ToolDef {
             },
         ],
         tags: &["chat", "history", "dialog", "recall", "request"],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Recalling a request of the dialog",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

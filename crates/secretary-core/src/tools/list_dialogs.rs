@@ -41,12 +41,9 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"query\": \"dark mode\", \"limit\": 5}", shows: "dialogs that talked about dark mode" },
         ],
         tags: &["chat", "history", "dialogs", "sessions", "list"],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Listing recent dialogs",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::flags::{self, Scope};
+use crate::flags::Scope;
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
 
 /// Arguments of `list_feature_flags` (none).
@@ -28,17 +28,14 @@ pub static TOOL: ToolDef = ToolDef {
                   \"total\": 1}`, by name.",
         examples: &[Example { args: "{}", shows: "every global flag" }],
         tags: &["flags", "settings", "global", "feature", "list"],
-        deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Listing global flags",
         schema: schema_for::<Args>,
+        ..super::flag::SPEC
     },
     run,
 };
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let _: Args = parse_args(args)?;
-    Ok(flags::run::list(ctx, Scope::Global))
+    super::flag::list(ctx, Scope::Global)
 }

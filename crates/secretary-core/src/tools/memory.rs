@@ -90,10 +90,10 @@ pub static TOOL: ToolDef = ToolDef {
         tags: &["memory", "notes", "remember", "recall", "persist", "knowledge", "forget"],
         deferred: true,
         destructive: true,
-        example: false,
         consent: Some(CONSENT),
         invocation_message: "Using memory",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

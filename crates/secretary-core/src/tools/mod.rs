@@ -13,6 +13,9 @@ use crate::tool::{ToolContext, ToolResult};
 
 include!(concat!(env!("OUT_DIR"), "/tools_registry.rs"));
 
+/// What the flag tools share (a folder: the build script collects only files).
+pub(crate) mod flag;
+
 /// Contract errors shared by the dialog tools (exact texts: agents and tests match them).
 pub(crate) mod errors {
     pub const UNAVAILABLE: &str = "Service temporarily unavailable";

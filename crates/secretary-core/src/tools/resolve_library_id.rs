@@ -51,11 +51,9 @@ pub static TOOL: ToolDef = ToolDef {
         ],
         tags: &["library", "documentation", "docs", "api", "package", "npm", "crate", "pypi", "context7", "version"],
         deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Resolving the library",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

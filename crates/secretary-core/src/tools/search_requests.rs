@@ -54,12 +54,9 @@ pub static TOOL: ToolDef = ToolDef {
             },
         ],
         tags: &["chat", "history", "search", "requests", "find"],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Searching past requests",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

@@ -39,17 +39,14 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"experimentalTools\", \"value\": false}", shows: "turn a feature off everywhere" },
         ],
         tags: &["flags", "settings", "global", "feature", "remember", "preference"],
-        deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Setting a global flag",
         schema: schema_for::<Args>,
+        ..super::flag::SPEC
     },
     run,
 };
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let args: Args = parse_args(args)?;
-    Ok(flags::run::set(ctx, Scope::Global, &args.name, args.value))
+    super::flag::set(ctx, Scope::Global, &args.name, args.value)
 }

@@ -40,17 +40,14 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"strictMode\", \"value\": true}", shows: "turn a flag on for this workspace only" },
         ],
         tags: &["flags", "settings", "project", "workspace", "remember", "preference"],
-        deferred: true,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Setting a project flag",
         schema: schema_for::<Args>,
+        ..super::flag::SPEC
     },
     run,
 };
 
 fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let args: Args = parse_args(args)?;
-    Ok(flags::run::set(ctx, Scope::Project, &args.name, args.value))
+    super::flag::set(ctx, Scope::Project, &args.name, args.value)
 }

@@ -27,12 +27,9 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"tools\": [{\"name\", \"description\", \"source\"}], \"count\": 7}`.",
         examples: &[Example { args: "{}", shows: "every active tool with a one-line description" }],
         tags: &["tools", "discovery", "active", "list"],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Listing active tools",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

@@ -40,12 +40,9 @@ pub static TOOL: ToolDef = ToolDef {
             shows: "calling a loaded external tool",
         }],
         tags: &["tools", "discovery", "call", "invoke"],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Calling a loaded tool",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

@@ -33,12 +33,9 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"chat_secretary_get_request\"}", shows: "the schema of the request-recall tool" },
         ],
         tags: &["tools", "discovery", "schema", "describe"],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Reading a tool's description",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

@@ -45,12 +45,9 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"query\": \"recall earlier chat request\", \"limit\": 3}", shows: "the Secretary's own dialog tools" },
         ],
         tags: &["tools", "discovery", "search", "find"],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Searching the tool catalog",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

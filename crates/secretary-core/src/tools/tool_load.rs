@@ -36,12 +36,9 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"names\": [\"fetch_webpage\", \"github_search\"]}", shows: "activating two external tools at once" },
         ],
         tags: &["tools", "discovery", "load", "activate"],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Loading tools",
         schema: schema_for::<Args>,
+        ..ToolSpec::BASE
     },
     run,
 };

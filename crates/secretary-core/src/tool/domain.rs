@@ -1,0 +1,26 @@
+//! How the domain modules' errors answer: each becomes a failed [`ToolResult`] with its text and
+//! its machine-readable kind at the tool boundary, so `?` in a tool's `run` passes them up and
+//! the domain modules never name the tool layer.
+
+use super::ToolResult;
+use crate::flags::FlagError;
+use crate::git::GitError;
+use crate::host::HostError;
+
+impl From<HostError> for ToolResult {
+    fn from(err: HostError) -> Self {
+        ToolResult::failure(err.message.clone(), err.error_type())
+    }
+}
+
+impl From<FlagError> for ToolResult {
+    fn from(err: FlagError) -> Self {
+        ToolResult::failure(err.to_string(), err.error_type())
+    }
+}
+
+impl From<GitError> for ToolResult {
+    fn from(err: GitError) -> Self {
+        ToolResult::failure(err.to_string(), err.error_type())
+    }
+}
