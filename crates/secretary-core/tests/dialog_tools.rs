@@ -435,3 +435,51 @@ fn search_requests_finds_paraphrases_unless_semantic_is_off() {
     .to_value();
     assert_eq!(none["total"], 0, "{none}");
 }
+
+/// The one dialog order hosts show (`SessionStore::recent`, the sidebar and the CLI through the
+/// facade's `recentDialogs`): newest first, ties by session id, not by file path.
+#[test]
+fn recent_dialogs_break_ties_by_session_id() {
+    let mut store = SessionStore::new();
+    add(
+        &mut store,
+        "/s/a.json",
+        WS,
+        &session("zz", 1_000, vec![request("z1", 5_000, "later id")]),
+    );
+    add(
+        &mut store,
+        "/s/b.json",
+        WS,
+        &session("aa", 1_000, vec![request("a1", 5_000, "earlier id")]),
+    );
+    add(
+        &mut store,
+        "/s/c.json",
+        WS,
+        &session("mm", 1_000, vec![request("m1", 9_000, "newest")]),
+    );
+    add(
+        &mut store,
+        "/s/d.json",
+        OTHER_WS,
+        &session("other", 1_000, vec![request("x", 9_500, "elsewhere")]),
+    );
+    let ids = |workspace: Option<&str>| -> Vec<String> {
+        store
+            .recent(workspace)
+            .iter()
+            .map(|d| d.dialog.session_id.clone())
+            .collect()
+    };
+    assert_eq!(ids(Some(WS)), ["mm", "aa", "zz"]);
+    assert_eq!(ids(None), ["other", "mm", "aa", "zz"]);
+    let listed = call(&store, "list_dialogs", json!({}));
+    let listed: Vec<&str> = listed["dialogs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["sessionId"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, ["mm", "aa", "zz"]);
+}

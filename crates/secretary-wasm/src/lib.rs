@@ -313,6 +313,14 @@ impl Secretary {
         serde_json::to_string(&entries).unwrap_or_else(|_| "[]".into())
     }
 
+    /// The dialogs of `workspace` (every workspace when absent), most recently active first, in
+    /// the core's order (`SessionStore::recent`), as JSON text.
+    #[wasm_bindgen(js_name = recentDialogs)]
+    pub fn recent_dialogs(&self, workspace: Option<String>) -> String {
+        serde_json::to_string(&self.store.recent(workspace.as_deref()))
+            .unwrap_or_else(|_| "[]".into())
+    }
+
     /// One dialog by session id, as JSON text (`null` when unknown).
     pub fn dialog(&self, session_id: &str) -> String {
         serde_json::to_string(&self.store.get(session_id)).unwrap_or_else(|_| "null".into())

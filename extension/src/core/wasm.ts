@@ -54,6 +54,8 @@ export interface SecretaryHandle {
   setSemanticSearch(on: boolean): void;
   catalogTools(): string;
   dialogs(): string;
+  /** The dialogs of `workspace` (all when `undefined`), newest first, ties by session id: the core's one order. */
+  recentDialogs(workspace: string | undefined): string;
   dialog(sessionId: string): string;
   currentDialog(workspace: string | undefined): string;
   /** Serve only these sources' dialogs (`[]`: every source). */

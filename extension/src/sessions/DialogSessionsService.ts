@@ -210,12 +210,10 @@ export class DialogSessionsService {
     return this.getCurrentDialog()?.dialog.sessionId;
   }
 
-  /** The dialogs of this workspace (every workspace when it has none), newest first. */
+  /** The dialogs of this workspace (every workspace when it has none), newest first, in the core's
+   * order (ties by session id, as `list_dialogs` answers). */
   getDialogs(): StoredDialog[] {
-    const all = parse<StoredDialog[]>(this.core.run((h) => h.dialogs())) ?? [];
-    return all
-      .filter((entry) => this.workspace === undefined || entry.workspace === this.workspace)
-      .sort((a, b) => (b.dialog.lastActivity ?? 0) - (a.dialog.lastActivity ?? 0));
+    return parse<StoredDialog[]>(this.core.run((h) => h.recentDialogs(this.workspace))) ?? [];
   }
 
   getDialogHistory(filter: HistoryFilter = {}): StoredDialog[] {

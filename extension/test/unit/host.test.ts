@@ -241,12 +241,10 @@ test('example tools appear only when included, and survive a core restart', () =
 
 test('MCP names through the facade follow MCP_TOOL_PREFIX semantics', () => {
   const core = new WasmCore(WASM_DIR, silentLogger);
-  const name = (prefix: string | undefined, overrides: object, plain: string) =>
-    core.run((_h, m) => m.toolName(prefix, JSON.stringify(overrides), plain));
-  assert.equal(name(undefined, {}, 'get_request'), 'secretary_get_request');
-  assert.equal(name('', {}, 'get_request'), 'get_request');
-  assert.equal(name('x', { get_request: '' }, 'get_request'), 'get_request');
-  assert.equal(name('x', {}, 'list_dialogs'), 'x_list_dialogs');
-  assert.equal(core.run((_h, m) => m.toolPlainName('x', '{}', 'x_list_dialogs')), 'list_dialogs');
-  assert.equal(core.run((_h, m) => m.toolPlainName('x', '{}', 'list_dialogs')), undefined);
+  const name = (prefix: string | undefined, plain: string) => core.run((_h, m) => m.toolName(prefix, plain));
+  assert.equal(name(undefined, 'get_request'), 'secretary_get_request');
+  assert.equal(name('', 'get_request'), 'get_request');
+  assert.equal(name('x', 'list_dialogs'), 'x_list_dialogs');
+  assert.equal(core.run((_h, m) => m.toolPlainName('x', 'x_list_dialogs')), 'list_dialogs');
+  assert.equal(core.run((_h, m) => m.toolPlainName('x', 'list_dialogs')), undefined);
 });

@@ -492,6 +492,23 @@ impl SessionStore {
             .map(|e| &e.stored)
     }
 
+    /// The dialogs of `workspace` (`None`: of every workspace), most recently active first; ties
+    /// (and dialogs without a recorded activity, last) by session id. The one order every host
+    /// shows: `list_dialogs`, the sidebar, the CLI.
+    pub fn recent(&self, workspace: Option<&str>) -> Vec<&StoredDialog> {
+        let mut found: Vec<&StoredDialog> = self
+            .entries()
+            .filter(|entry| workspace.is_none() || entry.workspace.as_deref() == workspace)
+            .collect();
+        found.sort_by(|a, b| {
+            b.dialog
+                .last_activity
+                .cmp(&a.dialog.last_activity)
+                .then_with(|| a.dialog.session_id.cmp(&b.dialog.session_id))
+        });
+        found
+    }
+
     /// The file entry for a path, shadowed or not.
     pub fn entry(&self, path: &str) -> Option<&StoredDialog> {
         self.entries.get(path).map(|e| &e.stored)

@@ -59,10 +59,10 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         .split_whitespace()
         .map(str::to_lowercase)
         .collect();
-    let mut found: Vec<_> = store
-        .entries()
+    let found: Vec<_> = store
+        .recent(ctx.workspace)
+        .into_iter()
         .filter(|entry| entry.available)
-        .filter(|entry| ctx.workspace.is_none() || entry.workspace.as_deref() == ctx.workspace)
         .filter(|entry| {
             words.is_empty() || {
                 let dialog = &entry.dialog;
@@ -75,9 +75,6 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
             }
         })
         .collect();
-    found.sort_by(|a, b| {
-        b.dialog.last_activity.cmp(&a.dialog.last_activity).then_with(|| a.dialog.session_id.cmp(&b.dialog.session_id))
-    });
     let total = found.len();
     let dialogs: Vec<Value> = found
         .into_iter()
