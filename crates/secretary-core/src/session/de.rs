@@ -21,6 +21,63 @@ use super::record::{
     AgentRec, ErrRec, Got, HeaderRec, ModelStateRec, Msg, ReqRecord, RespPart, ResultRec, Shape,
 };
 
+/// The visitor methods of a lenient reader for the JSON kinds it does not read, written once:
+/// each answers `$wrong(kind)` naming the kind it got ("a boolean", "a number", "a string", "an
+/// array", "an object"; arrays and objects are skipped first) and JSON null answers `$null`.
+/// `other_kinds!(Got::Wrong, Got::Null; bool i64 u64 f64 str seq map unit none)`.
+macro_rules! other_kinds {
+    ($wrong:expr, $null:expr; $($kind:ident)+) => {
+        $( other_kinds!(@ $kind, $wrong, $null); )+
+    };
+    (@ bool, $wrong:expr, $null:expr) => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(($wrong)("a boolean"))
+        }
+    };
+    (@ i64, $wrong:expr, $null:expr) => {
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(($wrong)("a number"))
+        }
+    };
+    (@ u64, $wrong:expr, $null:expr) => {
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(($wrong)("a number"))
+        }
+    };
+    (@ f64, $wrong:expr, $null:expr) => {
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(($wrong)("a number"))
+        }
+    };
+    (@ str, $wrong:expr, $null:expr) => {
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(($wrong)("a string"))
+        }
+    };
+    (@ seq, $wrong:expr, $null:expr) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            drain_seq(seq)?;
+            Ok(($wrong)("an array"))
+        }
+    };
+    (@ map, $wrong:expr, $null:expr) => {
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            drain_map(map)?;
+            Ok(($wrong)("an object"))
+        }
+    };
+    (@ unit, $wrong:expr, $null:expr) => {
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($null)
+        }
+    };
+    (@ none, $wrong:expr, $null:expr) => {
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($null)
+        }
+    };
+}
+
 /// An object key, borrowed from the input when it has no escapes (the common case), so reading
 /// keys allocates nothing.
 pub(crate) struct Key<'de>(pub Cow<'de, str>);
@@ -231,9 +288,6 @@ impl<'de, T: FromMap<'de, Ctx = C>, C: Copy> DeserializeSeed<'de> for ObjSeed<T,
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Got<T>, A::Error> {
                 Ok(Got::Val(read_map(self.0, map)?))
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Got<T>, E> {
-                Ok(Got::Wrong("a boolean"))
-            }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Got<T>, E> {
                 Ok(T::from_scalar_i64(v).map_or(Got::Wrong("a number"), Got::Val))
             }
@@ -243,22 +297,7 @@ impl<'de, T: FromMap<'de, Ctx = C>, C: Copy> DeserializeSeed<'de> for ObjSeed<T,
                     .and_then(T::from_scalar_i64)
                     .map_or(Got::Wrong("a number"), Got::Val))
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Got<T>, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Got<T>, E> {
-                Ok(Got::Wrong("a string"))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Got<T>, E> {
-                Ok(Got::Null)
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Got<T>, E> {
-                Ok(Got::Null)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Got<T>, A::Error> {
-                drain_seq(seq)?;
-                Ok(Got::Wrong("an array"))
-            }
+            other_kinds!(Got::Wrong, Got::Null; bool f64 str seq unit none);
         }
         deserializer.deserialize_any(ObjVisitor(self.0, PhantomData))
     }
@@ -404,31 +443,7 @@ impl<'de> DeserializeSeed<'de> for PartsSeed {
                 }
                 Ok(Got::Val(out))
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Got::Null)
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Got::Null)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                drain_map(map)?;
-                Ok(Got::Wrong("an object"))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a boolean"))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a string"))
-            }
+            other_kinds!(Got::Wrong, Got::Null; bool i64 u64 f64 str map unit none);
         }
         deserializer.deserialize_any(PartsVisitor)
     }
@@ -494,28 +509,7 @@ impl<'de> DeserializeSeed<'de> for MsgSeed {
                     parts: obj.parts,
                 }))
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Got<Msg>, E> {
-                Ok(Got::Null)
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Got<Msg>, E> {
-                Ok(Got::Null)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Got<Msg>, E> {
-                Ok(Got::Wrong("a boolean"))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Got<Msg>, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Got<Msg>, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Got<Msg>, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Got<Msg>, A::Error> {
-                drain_seq(seq)?;
-                Ok(Got::Wrong("an array"))
-            }
+            other_kinds!(Got::Wrong, Got::Null; bool i64 u64 f64 seq unit none);
         }
         deserializer.deserialize_any(MsgVisitor)
     }
@@ -677,28 +671,7 @@ impl<'de> DeserializeSeed<'de> for ResponseSeed {
                 // Version 1 files kept the response as one markdown string.
                 Ok(Got::Val(vec![RespPart::Markdown(v.to_owned())]))
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Got::Null)
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Got::Null)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                drain_map(map)?;
-                Ok(Got::Wrong("an object"))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a boolean"))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a number"))
-            }
+            other_kinds!(Got::Wrong, Got::Null; bool i64 u64 f64 map unit none);
         }
         deserializer.deserialize_any(RespVisitor)
     }
@@ -825,34 +798,17 @@ impl<'de> DeserializeSeed<'de> for ReqSeed {
                 }
                 Ok(rec)
             }
-            fn visit_unit<E: de::Error>(self) -> Result<ReqRecord, E> {
-                Ok(ReqRecord::with_shape(Shape::Null))
-            }
-            fn visit_none<E: de::Error>(self) -> Result<ReqRecord, E> {
-                Ok(ReqRecord::with_shape(Shape::Null))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<ReqRecord, E> {
-                Ok(ReqRecord::with_shape(Shape::Odd("a boolean")))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<ReqRecord, E> {
-                Ok(ReqRecord::with_shape(Shape::Odd("a number")))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<ReqRecord, E> {
-                Ok(ReqRecord::with_shape(Shape::Odd("a number")))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<ReqRecord, E> {
-                Ok(ReqRecord::with_shape(Shape::Odd("a number")))
-            }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<ReqRecord, E> {
                 // A bare string where a request should be: keep it as the request's text.
                 let mut rec = ReqRecord::with_shape(Shape::Odd("a string"));
                 rec.message = Some(Got::Val(Msg::Bare(v.to_owned())));
                 Ok(rec)
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ReqRecord, A::Error> {
-                drain_seq(seq)?;
-                Ok(ReqRecord::with_shape(Shape::Odd("an array")))
-            }
+            other_kinds!(
+                |kind| ReqRecord::with_shape(Shape::Odd(kind)),
+                ReqRecord::with_shape(Shape::Null);
+                bool i64 u64 f64 seq unit none
+            );
         }
         deserializer.deserialize_any(ReqVisitor(self.with_response))
     }
@@ -907,31 +863,7 @@ impl<'de> DeserializeSeed<'de> for ReqsSeed {
                 }
                 Ok(Got::Val(out))
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Got::Null)
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Got::Null)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                drain_map(map)?;
-                Ok(Got::Wrong("an object"))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a boolean"))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Got::Wrong("a string"))
-            }
+            other_kinds!(Got::Wrong, Got::Null; bool i64 u64 f64 str map unit none);
         }
         deserializer.deserialize_any(ReqsVisitor(self.detail))
     }
@@ -1051,31 +983,7 @@ impl<'de> DeserializeSeed<'de> for TopSeed {
                 }
                 Ok(Got::Val(top))
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Got<TopRaw>, E> {
-                Ok(Got::Null)
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Got<TopRaw>, E> {
-                Ok(Got::Null)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Got<TopRaw>, E> {
-                Ok(Got::Wrong("a boolean"))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Got<TopRaw>, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Got<TopRaw>, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Got<TopRaw>, E> {
-                Ok(Got::Wrong("a number"))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Got<TopRaw>, E> {
-                Ok(Got::Wrong("a string"))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Got<TopRaw>, A::Error> {
-                drain_seq(seq)?;
-                Ok(Got::Wrong("an array"))
-            }
+            other_kinds!(Got::Wrong, Got::Null; bool i64 u64 f64 str seq unit none);
         }
         deserializer.deserialize_any(TopVisitor(self.detail))
     }
