@@ -22,6 +22,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::error_kind::ErrorKind;
 use crate::glob;
 use crate::host::{check_rel_path, join, Area, Host};
 use crate::tool::ToolResult;
@@ -92,7 +93,7 @@ pub fn categories(host: &dyn Host) -> Result<BTreeMap<String, Category>, ToolRes
     let bad = |why: String| {
         ToolResult::failure(
             format!("The setting {SETTING} is invalid: {why}"),
-            "invalid_setting",
+            ErrorKind::InvalidSetting,
         )
     };
     let Value::Object(map) = value else {
@@ -280,7 +281,8 @@ struct Found {
 /// Runs an expression: the documents' markdown, one header per document, capped at
 /// [`MAX_CHARS`] with a note when cut.
 pub fn retrieve(host: &dyn Host, expression: &str) -> Result<ToolResult, ToolResult> {
-    let items = parse(expression).map_err(|err| ToolResult::failure(err, "invalid_arguments"))?;
+    let items =
+        parse(expression).map_err(|err| ToolResult::failure(err, ErrorKind::InvalidArguments))?;
     let categories = categories(host)?;
     let known = || categories.keys().cloned().collect::<Vec<_>>().join(", ");
     if let Some(item) = items.iter().find(|i| !categories.contains_key(&i.category)) {
@@ -290,7 +292,7 @@ pub fn retrieve(host: &dyn Host, expression: &str) -> Result<ToolResult, ToolRes
                 item.category,
                 known()
             ),
-            "not_found",
+            ErrorKind::NotFound,
         ));
     }
     // Find every document first (all-or-nothing on errors), each once, in expression order.

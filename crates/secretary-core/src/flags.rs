@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::error_kind::ErrorKind;
 use crate::host::{locked, Area, Host, HostError, HostErrorKind};
 use crate::text::kind_of;
 
@@ -58,19 +59,19 @@ pub enum FlagError {
     },
     /// The host could not reach the scope's file, worded for that scope.
     #[error("{message}")]
-    Host { message: String, kind: &'static str },
+    Host { message: String, kind: ErrorKind },
 }
 
 impl FlagError {
     /// The machine-readable `error_type` of the tool failure.
-    pub fn error_type(&self) -> &'static str {
+    pub fn error_type(&self) -> ErrorKind {
         match self {
             FlagError::InvalidName(_) | FlagError::NotScalar(_) | FlagError::TooLong => {
-                "invalid_arguments"
+                ErrorKind::InvalidArguments
             }
-            FlagError::TooMany(_) => "limit",
-            FlagError::Damaged { .. } => "storage_damaged",
-            FlagError::Host { kind, .. } => kind,
+            FlagError::TooMany(_) => ErrorKind::Limit,
+            FlagError::Damaged { .. } => ErrorKind::StorageDamaged,
+            FlagError::Host { kind, .. } => *kind,
         }
     }
 }

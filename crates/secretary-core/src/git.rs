@@ -9,6 +9,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::error_kind::ErrorKind;
 use crate::host::{check_rel_path, Area, Host};
 
 /// One changed file in one group.
@@ -158,16 +159,16 @@ pub enum GitError {
     Status {
         place: String,
         message: String,
-        kind: &'static str,
+        kind: ErrorKind,
     },
 }
 
 impl GitError {
     /// The machine-readable `error_type` of the tool failure.
-    pub fn error_type(&self) -> &'static str {
+    pub fn error_type(&self) -> ErrorKind {
         match self {
-            GitError::Outside { .. } => "path_refused",
-            GitError::Status { kind, .. } => kind,
+            GitError::Outside { .. } => ErrorKind::PathRefused,
+            GitError::Status { kind, .. } => *kind,
         }
     }
 }

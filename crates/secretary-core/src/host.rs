@@ -17,6 +17,8 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::error_kind::ErrorKind;
+
 /// A named root the host resolves to an absolute folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Area {
@@ -127,13 +129,13 @@ impl HostError {
     }
 
     /// The machine-readable `error_type` of the tool failure.
-    pub fn error_type(&self) -> &'static str {
+    pub fn error_type(&self) -> ErrorKind {
         match self.kind {
-            HostErrorKind::Unavailable => "host_unavailable",
-            HostErrorKind::Refused => "path_refused",
-            HostErrorKind::Io => "io_error",
-            HostErrorKind::Pending => "fetch_pending",
-            HostErrorKind::Network => "network_error",
+            HostErrorKind::Unavailable => ErrorKind::HostUnavailable,
+            HostErrorKind::Refused => ErrorKind::PathRefused,
+            HostErrorKind::Io => ErrorKind::IoError,
+            HostErrorKind::Pending => ErrorKind::FetchPending,
+            HostErrorKind::Network => ErrorKind::NetworkError,
         }
     }
 }

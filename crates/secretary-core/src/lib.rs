@@ -11,6 +11,7 @@
 
 pub mod content;
 pub mod docs;
+pub mod error_kind;
 pub mod flags;
 pub mod git;
 pub mod glob;

@@ -28,6 +28,7 @@
 
 use serde_json::{json, Value};
 
+use crate::error_kind::ErrorKind;
 use crate::host::{locked, Area, Host, HostError};
 use crate::text::iso8601;
 use crate::tool::ToolResult;
@@ -53,7 +54,7 @@ const RESERVED: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];
 fn invalid(name: &str, why: &str) -> ToolResult {
     ToolResult::failure(
         format!("Invalid memory name {name:?}: {why}. Use {NAME_RULE}."),
-        "invalid_arguments",
+        ErrorKind::InvalidArguments,
     )
 }
 
@@ -183,7 +184,7 @@ pub fn save(host: &dyn Host, name: &str, content: &str) -> Result<Value, ToolRes
                  split it into several notes or shorten it.",
                 content.len()
             ),
-            "limit",
+            ErrorKind::Limit,
         ));
     }
     // The count and case checks and the write are one step for every process sharing the folder.
@@ -210,7 +211,7 @@ fn save_locked(host: &dyn Host, file: &str, content: &str) -> Result<Value, Tool
                     "A note named {other:?} already exists: names that differ only in case would be the same file \
                      on Windows and macOS. Nothing was saved; use {other:?} to replace it, or another name."
                 ),
-                "conflict",
+                ErrorKind::Conflict,
             ));
         }
         if existing.len() >= MAX_NOTES {
@@ -219,7 +220,7 @@ fn save_locked(host: &dyn Host, file: &str, content: &str) -> Result<Value, Tool
                     "Too many notes: at most {MAX_NOTES}. Nothing was saved; delete notes you no longer need \
                      (with the user's consent) or add to an existing one."
                 ),
-                "limit",
+                ErrorKind::Limit,
             ));
         }
     }
@@ -281,7 +282,7 @@ fn not_found(host: &dyn Host, file: &str) -> ToolResult {
             .into_iter()
             .find(|n| n.to_lowercase() == file.to_lowercase())
     });
-    let mut result = ToolResult::failure(format!("Memory not found: {file}"), "not_found");
+    let mut result = ToolResult::failure(format!("Memory not found: {file}"), ErrorKind::NotFound);
     result = match similar {
         Some(other) => {
             result.with_instruction(format!("Did you mean {other:?}? Names are case-sensitive."))

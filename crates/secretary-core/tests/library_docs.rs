@@ -773,7 +773,7 @@ fn the_context7_switch_and_settings() {
     )));
     host.set_setting(context7::SETTING_BASE_URL, json!("ftp://example.com"));
     let bad = resolve(&host, "pydantic");
-    assert_eq!(bad["error_type"], "invalid_settings");
+    assert_eq!(bad["error_type"], "invalid_setting");
     assert_eq!(
         bad["error"],
         "The Context7 base URL \"ftp://example.com\" is not an http(s) URL (setting copilotChatSecretary.libraryDocs.context7.baseUrl)"

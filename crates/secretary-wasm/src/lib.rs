@@ -13,6 +13,7 @@ use secretary_core::registry;
 use secretary_core::session::live::{Caller, LiveCopy};
 use secretary_core::session::{self, FileMeta, SessionStore};
 use secretary_core::tool::catalog::{Catalog, CatalogTool};
+use secretary_core::tool::ErrorKind;
 use secretary_core::tool::{ToolContext, ToolResult, VSCODE_PREFIX};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -207,7 +208,7 @@ impl Secretary {
     ) -> String {
         let call = match CallerInput::read(caller_json, live, live_error) {
             Ok(call) => call,
-            Err(error) => return ToolResult::failure(error, "internal").to_json(),
+            Err(error) => return ToolResult::failure(error, ErrorKind::Internal).to_json(),
         };
         let args = match serde_json::from_str(if args_json.trim().is_empty() {
             "{}"
@@ -218,7 +219,7 @@ impl Secretary {
             Err(err) => {
                 return ToolResult::failure(
                     format!("Invalid arguments: not JSON ({err})"),
-                    "invalid_arguments",
+                    ErrorKind::InvalidArguments,
                 )
                 .to_json()
             }

@@ -21,6 +21,7 @@ pub mod sections;
 
 use serde_json::{json, Value};
 
+use crate::error_kind::ErrorKind;
 use crate::host::{Host, HostErrorKind, HttpResponse};
 use crate::tool::ToolResult;
 use context7::Settings;
@@ -222,7 +223,7 @@ fn fetch(
     libs: impl FnOnce() -> Vec<Library>,
     what: &str,
 ) -> Result<HttpResponse, ToolResult> {
-    let failure = |text: String, kind: &str| Err(ToolResult::failure(text, kind));
+    let failure = |text: String, kind: ErrorKind| Err(ToolResult::failure(text, kind));
     match host.http_get(&settings.request(url.clone())) {
         Ok(response) if (200..300).contains(&response.status) => Ok(response),
         Ok(response) => failure(
@@ -231,11 +232,11 @@ fn fetch(
                 context7::error_message(response.status, &response.body),
                 local_summary(&libs())
             ),
-            if response.status == 404 { "not_found" } else { "context7_error" },
+            if response.status == 404 { ErrorKind::NotFound } else { ErrorKind::Context7Error },
         ),
         Err(err) if err.kind == HostErrorKind::Pending => failure(
             format!("The host has not fetched {url} yet (an asynchronous host fetches it and runs the tool again)"),
-            "fetch_pending",
+            ErrorKind::FetchPending,
         ),
         Err(err) => failure(
             format!(
@@ -244,7 +245,7 @@ fn fetch(
                 err.message.trim().trim_end_matches('.'),
                 local_summary(&libs())
             ),
-            "network_error",
+            ErrorKind::NetworkError,
         ),
     }
 }
@@ -256,12 +257,12 @@ fn context7_off(what: &str, libs: &[Library]) -> ToolResult {
             context7::SETTING_ENABLED,
             local_summary(libs)
         ),
-        "not_found",
+        ErrorKind::NotFound,
     )
 }
 
 fn settings(host: &dyn Host) -> Result<Settings, ToolResult> {
-    Settings::read(host).map_err(|err| ToolResult::failure(err, "invalid_settings"))
+    Settings::read(host).map_err(|err| ToolResult::failure(err, ErrorKind::InvalidSetting))
 }
 
 /// `resolve_library_id`: the local libraries a name stands for, else Context7's search.
@@ -270,7 +271,7 @@ pub fn resolve(host: &dyn Host, library_name: &str) -> Result<ToolResult, ToolRe
     if name.is_empty() {
         return Err(ToolResult::failure(
             "Invalid arguments: `libraryName` is empty (give a package name such as \"playwright\")",
-            "invalid_arguments",
+            ErrorKind::InvalidArguments,
         ));
     }
     let libs = local::discover(host);
@@ -325,7 +326,7 @@ pub fn resolve(host: &dyn Host, library_name: &str) -> Result<ToolResult, ToolRe
     let libraries = context7::parse_search(&response.body).map_err(|err| {
         ToolResult::failure(
             format!("{what}, and Context7's answer could not be read: {err}"),
-            "context7_error",
+            ErrorKind::Context7Error,
         )
     })?;
     let Some(first) = libraries.first() else {
@@ -334,7 +335,7 @@ pub fn resolve(host: &dyn Host, library_name: &str) -> Result<ToolResult, ToolRe
                 "No library matches {name:?}, locally or on Context7. {}",
                 local_summary(&libs)
             ),
-            "not_found",
+            ErrorKind::NotFound,
         ));
     };
     let instruction = format!(
@@ -362,7 +363,7 @@ pub fn get_docs(
         Some(0) => {
             return Err(ToolResult::failure(
                 "Invalid arguments: `maxChars` must be 1 or greater",
-                "invalid_arguments",
+                ErrorKind::InvalidArguments,
             ))
         }
         Some(n) => (n as usize).min(MAX_CHARS),
@@ -383,7 +384,7 @@ pub fn get_docs(
                      /pypi/requests@2.32.3 or a Context7 id such as /microsoft/playwright; call resolve_library_id \
                      first.{hint}"
                 ),
-                "invalid_arguments",
+                ErrorKind::InvalidArguments,
             ))
         }
         Id::Local(lid) => {
@@ -392,7 +393,7 @@ pub fn get_docs(
             if installed.is_empty() {
                 return Err(ToolResult::failure(
                     format!("Library not found: {id}. {}", local_summary(&libs)),
-                    "not_found",
+                    ErrorKind::NotFound,
                 ));
             }
             let lib = match &lid.version {
@@ -409,7 +410,7 @@ pub fn get_docs(
                                  version.",
                                 have.join(", ")
                             ),
-                            "version_mismatch",
+                            ErrorKind::VersionMismatch,
                         ));
                     }
                 },
@@ -438,13 +439,13 @@ pub fn get_docs(
                         documents.too_large.join(", "),
                         local::MAX_DOC_BYTES
                     ),
-                    "too_large",
+                    ErrorKind::TooLarge,
                 ));
             }
             if all.is_empty() {
                 return Err(ToolResult::failure(
                     format!("{} has no README or markdown docs to read.", lib.id()),
-                    "no_docs",
+                    ErrorKind::NoDocs,
                 ));
             }
             let selection = sections::select(&all, query, max_chars);
@@ -509,7 +510,7 @@ pub fn get_docs(
                         "Context7 has no documentation for {remote}{}.",
                         query.map(|q| format!(" about {q:?}")).unwrap_or_default()
                     ),
-                    "not_found",
+                    ErrorKind::NotFound,
                 ));
             };
             let cut = sections::cut(&text, max_chars);

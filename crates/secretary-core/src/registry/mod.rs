@@ -20,6 +20,7 @@ pub use listing::{
 };
 pub use names::{host_name, lookup, mcp_prefix, plain_name, DEFAULT_MCP_PREFIX};
 
+use crate::tool::ErrorKind;
 use crate::tool::{Lookup, ToolContext, ToolDef, ToolResult};
 
 /// Runs a tool by its plain name on raw JSON arguments. Unknown names, renamed names and argument
@@ -32,7 +33,7 @@ pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolRe
             Resolved::Renamed { old, new_name } => {
                 return ToolResult::failure(
                     format!("Tool not found: {old}. It was renamed to {new_name}."),
-                    "renamed",
+                    ErrorKind::Renamed,
                 )
             }
             Resolved::Found(_, tool) => match tool.own.and_then(|plain| match lookup(plain) {
@@ -40,7 +41,7 @@ pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolRe
                 _ => None,
             }) {
                 Some(def) if !catalog.is_active(&tool.name) => {
-                    return ToolResult::failure(format!("Tool {} is not loaded.", tool.name), "not_loaded")
+                    return ToolResult::failure(format!("Tool {} is not loaded.", tool.name), ErrorKind::NotLoaded)
                         .with_instruction(format!(
                             "Load it first: call {}tool_load with {{\"names\": [\"{}\"]}}, then call it again.",
                             catalog.own_prefix(),
@@ -56,7 +57,7 @@ pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolRe
                             tool.name,
                             catalog.own_prefix()
                         ),
-                        "external_tool",
+                        ErrorKind::ExternalTool,
                     )
                 }
             },
@@ -65,14 +66,16 @@ pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolRe
     }
     match lookup(name) {
         Lookup::Found(tool) if ctx.catalog.is_some_and(|c| c.is_excluded(tool.spec.name)) => {
-            ToolResult::failure(format!("Tool not found: {name}"), "not_found")
+            ToolResult::failure(format!("Tool not found: {name}"), ErrorKind::NotFound)
         }
         Lookup::Found(tool) => run_tool(tool, name, args, ctx),
         Lookup::Renamed { new_name, .. } => ToolResult::failure(
             format!("Tool not found: {name}. It was renamed to {new_name}."),
-            "renamed",
+            ErrorKind::Renamed,
         ),
-        Lookup::Unknown => ToolResult::failure(format!("Tool not found: {name}"), "not_found"),
+        Lookup::Unknown => {
+            ToolResult::failure(format!("Tool not found: {name}"), ErrorKind::NotFound)
+        }
     }
 }
 
@@ -86,7 +89,7 @@ pub fn run_tool(
     ctx: &ToolContext,
 ) -> ToolResult {
     if tool.spec.example && !ctx.include_examples {
-        return ToolResult::failure(format!("Tool not found: {name}"), "not_found");
+        return ToolResult::failure(format!("Tool not found: {name}"), ErrorKind::NotFound);
     }
     if let Some(consent) = tool.spec.consent {
         if let Err(refused) = consent.check(args) {

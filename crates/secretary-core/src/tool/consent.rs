@@ -8,6 +8,7 @@
 use serde_json::Value;
 
 use super::{args::kind_of, ToolResult};
+use crate::tool::ErrorKind;
 
 /// The literal a destructive tool requires, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +65,7 @@ pub fn require_literal(
         format!(
             "Explicit user consent required: `{field}` must be exactly \"{value}\" ({got}). {why}"
         ),
-        "consent_required",
+        ErrorKind::ConsentRequired,
     )
     .with_instruction(format!(
         "Do not retry on your own. Ask the user to confirm; only if they explicitly instruct it, call again \

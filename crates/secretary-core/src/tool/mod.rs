@@ -22,5 +22,5 @@ pub use consent::{require_literal, Consent};
 pub use context::ToolContext;
 pub use describe::{description, schema_markdown};
 pub use names::{lookup_in, Lookup, LEGACY_VSCODE_PREFIX, VSCODE_PREFIX};
-pub use result::ToolResult;
+pub use result::{ErrorKind, ToolResult};
 pub use spec::{Example, ToolDef, ToolOutcome, ToolSpec};

@@ -1,4 +1,6 @@
 use serde::Serialize;
+
+pub use crate::error_kind::ErrorKind;
 use serde_json::{Map, Value};
 
 /// The result of every tool, whatever the host. It serializes to the JSON text hosts return:
@@ -18,7 +20,7 @@ pub enum ToolResult {
         error: String,
         /// A short machine-readable kind (`invalid_arguments`, `not_found`, ...); not serialized
         /// when empty so that contract errors stay exactly `{success, error}`.
-        error_type: Option<String>,
+        error_type: Option<ErrorKind>,
         exception: Option<(String, String)>,
         message: Option<String>,
         instruction: Option<String>,
@@ -57,7 +59,10 @@ impl ToolResult {
                 map
             }
             Err(err) => {
-                return Self::failure(format!("Could not serialize the result: {err}"), "internal")
+                return Self::failure(
+                    format!("Could not serialize the result: {err}"),
+                    ErrorKind::Internal,
+                )
             }
         };
         ToolResult::Ok {
@@ -69,11 +74,14 @@ impl ToolResult {
 
     /// The error text is cut to [`MAX_ERROR_CHARS`] ([`cut_middle`]): errors quote what they
     /// refuse, and a multi-megabyte name or value must not come back whole.
-    pub fn failure(error: impl Into<String>, error_type: impl Into<String>) -> Self {
-        let error_type = error_type.into();
+    pub fn failure(error: impl Into<String>, kind: ErrorKind) -> Self {
+        Self::failure_of(error, Some(kind))
+    }
+
+    fn failure_of(error: impl Into<String>, error_type: Option<ErrorKind>) -> Self {
         ToolResult::Failure {
             error: cut_middle(error.into(), MAX_ERROR_CHARS),
-            error_type: (!error_type.is_empty()).then_some(error_type),
+            error_type,
             exception: None,
             message: None,
             instruction: None,
@@ -83,7 +91,7 @@ impl ToolResult {
     /// A failure whose JSON is exactly `{"success": false, "error": ...}` (the dialog tools'
     /// contract).
     pub fn error(error: impl Into<String>) -> Self {
-        Self::failure(error, "")
+        Self::failure_of(error, None)
     }
 
     pub fn with_message(mut self, text: impl Into<String>) -> Self {
@@ -155,7 +163,9 @@ impl ToolResult {
             } => {
                 map.insert("success".into(), Value::Bool(false));
                 map.insert("error".into(), Value::String(error.clone()));
-                insert_opt(&mut map, "error_type", error_type);
+                if let Some(kind) = error_type {
+                    map.insert("error_type".into(), Value::String(kind.as_str().into()));
+                }
                 if let Some((kind, text)) = exception {
                     map.insert("exception_type".into(), Value::String(kind.clone()));
                     map.insert("exception_message".into(), Value::String(text.clone()));
@@ -207,7 +217,7 @@ mod tests {
 
     #[test]
     fn failure_serializes_type_exception_message_and_instruction() {
-        let result = ToolResult::failure("boom", "internal")
+        let result = ToolResult::failure("boom", ErrorKind::Internal)
             .with_exception("IoError", "disk")
             .with_message("for the user")
             .with_instruction("retry later");

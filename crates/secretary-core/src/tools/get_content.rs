@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::content;
 use crate::host;
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::tool::ErrorKind;
 
 /// Arguments of `get_content`: either `expression`, or `category` with an optional `pattern`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -62,13 +63,13 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         (Some(_), Some(_)) => {
             return Err(ToolResult::failure(
                 "Give either `expression` or `category` (with `pattern`), not both",
-                "invalid_arguments",
+                ErrorKind::InvalidArguments,
             ))
         }
         (Some(expression), None) if args.pattern.is_some() => {
             return Err(ToolResult::failure(
                 format!("`pattern` goes with `category`; in an expression write it as category/pattern (got {expression:?})"),
-                "invalid_arguments",
+                ErrorKind::InvalidArguments,
             ))
         }
         (Some(expression), None) => expression.to_string(),
@@ -76,7 +77,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
             if category.contains(['/', ',', '+']) {
                 return Err(ToolResult::failure(
                     format!("`category` is a category name alone, got {category:?}; use `expression` for lists and patterns"),
-                    "invalid_arguments",
+                    ErrorKind::InvalidArguments,
                 ));
             }
             content::expression_of(category, args.pattern.as_deref())
@@ -85,7 +86,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     };
     // Grammar errors need no host: check them first.
     if let Err(err) = content::parse(&expression) {
-        return Err(ToolResult::failure(err, "invalid_arguments"));
+        return Err(ToolResult::failure(err, ErrorKind::InvalidArguments));
     }
     let host = host::require(ctx.host)?;
     match content::retrieve(host, &expression) {

@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::host;
 use crate::memory;
 use crate::tool::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::tool::ErrorKind;
 
 /// The literal `delete` requires, and why.
 pub const CONSENT: Consent = Consent {
@@ -108,7 +109,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         args.path.as_deref().ok_or_else(|| {
             ToolResult::failure(
                 format!("Invalid arguments: `path` is required for {command} (the note's name, e.g. \"conventions\")"),
-                "invalid_arguments",
+                ErrorKind::InvalidArguments,
             )
         })
     };
@@ -127,7 +128,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
             let content = args.content.as_deref().ok_or_else(|| {
                 ToolResult::failure(
                     "Invalid arguments: `content` is required for save (the note's full text)",
-                    "invalid_arguments",
+                    ErrorKind::InvalidArguments,
                 )
             })?;
             memory::save(host, path, content).map(ToolResult::ok)

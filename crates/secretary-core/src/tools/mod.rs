@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::session::live::{self, Caller, DialogFrom, LiveCopy, Refusal};
 use crate::session::{DialogSource, SessionStore, StoredDialog};
+use crate::tool::ErrorKind;
 use crate::tool::{ToolContext, ToolResult};
 
 include!(concat!(env!("OUT_DIR"), "/tools_registry.rs"));
@@ -91,7 +92,7 @@ pub(crate) fn resolve_dialog<'a>(
                     format!(
                         "This chat is a {scheme} session ({resource}); the Secretary cannot read that agent's sessions."
                     ),
-                    "unsupported_chat",
+                    ErrorKind::UnsupportedChat,
                 )
                 .with_instruction("Pass sessionId (from list_dialogs) to read another dialog instead."));
             };
@@ -110,7 +111,7 @@ pub(crate) fn resolve_dialog<'a>(
                             "This chat is a {} session ({resource}) whose log the Secretary has not found.",
                             source.as_str()
                         ),
-                        "caller_not_found",
+                        ErrorKind::CallerNotFound,
                     )
                     .with_instruction(
                         "Check that the Secretary reads this agent's logs (setting copilotChatSecretary.sources), or pass sessionId (from list_dialogs).",
@@ -121,7 +122,7 @@ pub(crate) fn resolve_dialog<'a>(
             format!(
                 "Could not tell which chat called this tool (its invocation token is {shape})."
             ),
-            "unknown_caller",
+            ErrorKind::UnknownCaller,
         )
         .with_instruction("Pass sessionId (from list_dialogs) to choose the dialog.")),
         Some(Caller::Local { session_id }) => {
@@ -130,7 +131,7 @@ pub(crate) fn resolve_dialog<'a>(
                 None => {
                     return Err(ToolResult::failure(
                         "The live copy of the calling chat is needed",
-                        "live_pending",
+                        ErrorKind::LivePending,
                     ))
                 }
                 Some(LiveCopy::Export(bytes)) => {
@@ -158,7 +159,7 @@ pub(crate) fn resolve_dialog<'a>(
                         "The calling chat ({session_id}) is not saved yet and its live copy could not be used: {}.",
                         refusal.0
                     ),
-                    "caller_not_found",
+                    ErrorKind::CallerNotFound,
                 )
                 .with_instruction(
                     "Call again from that chat while it has focus, or pass sessionId (from list_dialogs).",
@@ -187,7 +188,7 @@ pub(crate) fn catalog<'a>(
     ctx.catalog.ok_or_else(|| {
         ToolResult::failure(
             "Tool discovery is not available in this host",
-            "unavailable",
+            ErrorKind::Unavailable,
         )
     })
 }

@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use super::catalog;
 use crate::tool::catalog::Resolved;
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::tool::ErrorKind;
 
 /// Arguments of `tool_call`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -55,7 +56,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     match catalog.resolve(&args.name) {
         Resolved::Found(_, tool) if !catalog.is_active(&tool.name) => Err(ToolResult::failure(
             format!("Tool {} is not loaded.", tool.name),
-            "not_loaded",
+            ErrorKind::NotLoaded,
         )
         .with_instruction(format!(
             "Call {}tool_load with {{\"names\": [\"{}\"]}} first.",
@@ -64,15 +65,15 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         ))),
         Resolved::Found(_, tool) if tool.own.is_some() => Err(ToolResult::failure(
             format!("{} is one of your own tools: call it directly.", tool.name),
-            "own_tool",
+            ErrorKind::OwnTool,
         )),
         Resolved::Found(_, tool) => Ok(ToolResult::ok(json!({ "call": { "name": tool.name, "input": args.input } }))),
         Resolved::Renamed { old, new_name } => {
-            Err(ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), "renamed"))
+            Err(ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), ErrorKind::Renamed))
         }
         Resolved::Unknown => Err(ToolResult::failure(
             format!("Tool not found: {}. Use {}tool_find to search for tools.", args.name.trim(), catalog.own_prefix()),
-            "not_found",
+            ErrorKind::NotFound,
         )),
     }
 }

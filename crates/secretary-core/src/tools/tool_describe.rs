@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 use super::catalog;
 use crate::tool::catalog::Resolved;
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::tool::ErrorKind;
 
 /// Arguments of `tool_describe`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -63,7 +64,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
             Ok(ToolResult::ok(value))
         }
         Resolved::Renamed { old, new_name } => {
-            Err(ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), "renamed"))
+            Err(ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), ErrorKind::Renamed))
         }
         Resolved::Unknown => {
             let closest = catalog.closest(&args.name, 3);
@@ -74,7 +75,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
                     catalog.own_prefix(),
                     if closest.is_empty() { String::new() } else { format!(" Closest names: {}.", closest.join(", ")) }
                 ),
-                "not_found",
+                ErrorKind::NotFound,
             ))
         }
     }

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use super::catalog;
 use crate::tool::catalog::Resolved;
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::tool::ErrorKind;
 
 /// Arguments of `tool_load`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -67,7 +68,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         if !renamed.is_empty() {
             parts.push(format!("Renamed tools: {}", renamed.join(", ")));
         }
-        return Err(ToolResult::failure(format!("{}. Nothing was loaded.", parts.join(". ")), "not_found")
+        return Err(ToolResult::failure(format!("{}. Nothing was loaded.", parts.join(". ")), ErrorKind::NotFound)
             .with_instruction(format!("Use {}tool_find to get the exact names.", catalog.own_prefix())));
     }
     found.sort_unstable();
