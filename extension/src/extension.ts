@@ -17,7 +17,7 @@ import { agentRoots, agentSessionFiles, agentWatchDirs } from './sessions/agents
 import { DialogSessionsService, type HistoryFilter } from './sessions/DialogSessionsService';
 import type { SessionScope } from './sessions/sessionSync';
 import type { StoredDialog } from './sessions/types';
-import { OWN_PREFIX, ToolCatalogSync } from './tools/catalogSync';
+import { ToolCatalogSync, vscodePrefixOf } from './tools/catalogSync';
 import { CoreTool, ToolCallTool, type ToolListing } from './tools/CoreTool';
 import { ToolLoadTool } from './tools/ToolLoadTool';
 import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/ChatMonitorTreeProvider';
@@ -93,9 +93,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   // Discovery: our own tools under their VS Code names, the others from vscode.lm.tools.
   const legacyPrefixes = config.get<string[]>('legacyToolPrefixes', []).filter((p) => typeof p === 'string' && p);
   const semantic = config.get<boolean>('search.semantic', true);
+  // The core's listing as the build wrote it: registering the tools does not load the module.
+  const tools: ToolListing[] = core.tools();
+  // Our VS Code prefix as the core's listing spells it (no copy of the core's constant here).
+  const ownPrefix = vscodePrefixOf(tools);
   // Applied to the core when it loads (after activation) and to a fresh one after a trap.
   core.configure((h) => {
-    h.configureTools(OWN_PREFIX, legacyPrefixes);
+    h.configureTools(ownPrefix, legacyPrefixes);
     h.setSemanticSearch(semantic);
     // In VS Code the current dialog is a VS Code chat whenever the folder has one.
     h.setCurrentSource('vscode');
@@ -105,9 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
       log.warn(`copilotChatSecretary.sources: ${err instanceof Error ? err.message : String(err)}`);
     }
   });
-  // The core's listing as the build wrote it: registering the tools does not load the module.
-  const tools: ToolListing[] = core.tools();
-  const catalog = new ToolCatalogSync(core, log, tools.map((t) => t.name));
+  const catalog = new ToolCatalogSync(core, log, tools.map((t) => t.name), ownPrefix);
   context.subscriptions.push(core.onDidReset(() => catalog.invalidate()));
 
   // Every own tool is registered, deferred ones too; VS Code offers a deferred one to the model

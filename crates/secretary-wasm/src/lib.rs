@@ -462,6 +462,13 @@ pub fn response_details(file_name: &str, bytes: &[u8], index: usize) -> Result<S
     serde_json::to_string(&details).map_err(into_error)
 }
 
+/// The prefix of every tool the extension contributes to VS Code (`chat_secretary_`): the core's
+/// one spelling, which the extension uses for its catalog instead of a copy.
+#[wasm_bindgen(js_name = vscodePrefix)]
+pub fn vscode_prefix() -> String {
+    VSCODE_PREFIX.to_string()
+}
+
 /// The `contributes.languageModelTools` array for `package.json`, as JSON text.
 #[wasm_bindgen(js_name = languageModelTools)]
 pub fn language_model_tools() -> String {

@@ -86,6 +86,8 @@ export interface WasmExports {
   languageModelTools(): string;
   /** A tool's JSON text as the answer to `conversation/invokeClientTool`: `[{content, status}, null]`. */
   copilotLsResult(text: string): string;
+  /** The prefix of the tools the extension contributes to VS Code (`chat_secretary_`). */
+  vscodePrefix(): string;
   /** What an MCP host puts before plain names (`MCP_TOOL_PREFIX` semantics; `undefined`: `secretary_`). */
   toolPrefix(prefix: string | undefined): string;
   /** The MCP name of a tool (`MCP_TOOL_PREFIX` semantics; `undefined` prefix: `secretary`). */

@@ -3,9 +3,6 @@ import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 
-/** The Secretary's own prefix in VS Code (package.json names are static). */
-export const OWN_PREFIX = 'chat_secretary_';
-
 /**
  * Keeps the core's tool catalog in step with `vscode.lm.tools` (built-in tools, other extensions',
  * MCP servers'). VS Code has no stable "tools changed" event, so the catalog is compared by a
@@ -13,15 +10,29 @@ export const OWN_PREFIX = 'chat_secretary_';
  */
 export class ToolCatalogSync {
   private signature = '';
+  private own: OwnNames | undefined;
 
   constructor(
     private readonly core: WasmCore,
     private readonly log: Logger,
     private readonly ownPlainNames: readonly string[],
+    private readonly vscodePrefix: string,
   ) {}
 
+  /** Our names, with the MCP prefix as the core spells it: asked on the first refresh, when a
+   * discovery call runs the core anyway (activation does not load the module). */
+  private ownNames(): OwnNames {
+    this.own ??= {
+      plain: this.ownPlainNames,
+      vscodePrefix: this.vscodePrefix,
+      mcpPrefix: this.core.run((_h, m) => m.toolPrefix(undefined)),
+    };
+    return this.own;
+  }
+
   refresh(): void {
-    const tools = vscode.lm.tools.filter((tool) => !isOwn(tool.name, this.ownPlainNames));
+    const own = this.ownNames();
+    const tools = vscode.lm.tools.filter((tool) => !isOwn(tool.name, own));
     const signature = tools.map((tool) => tool.name).join('\n');
     if (signature === this.signature) {
       return;
@@ -44,12 +55,26 @@ export class ToolCatalogSync {
   }
 }
 
+/** The prefix the core gives our tools in VS Code (`chat_secretary_`), read from its listing
+ * (`vscodeName` is the prefix and the plain name). */
+export function vscodePrefixOf(tools: readonly { name: string; vscodeName: string }[]): string {
+  const first = tools.find((tool) => tool.vscodeName.endsWith(tool.name));
+  return first ? first.vscodeName.slice(0, first.vscodeName.length - first.name.length) : '';
+}
+
+/** Our plain tool names and the core's prefixes for them in VS Code and over MCP. */
+export interface OwnNames {
+  plain: readonly string[];
+  vscodePrefix: string;
+  mcpPrefix: string;
+}
+
 /** Our tools: contributed (`chat_secretary_<plain>`) or served by our own MCP server, which
  * VS Code lists as `mcp_<server>_secretary_<plain>` while the provider's server runs. */
-export function isOwn(name: string, ownPlainNames: readonly string[]): boolean {
+export function isOwn(name: string, own: OwnNames): boolean {
   return (
-    name.startsWith(OWN_PREFIX) ||
-    (name.startsWith('mcp_') && ownPlainNames.some((plain) => name.endsWith(`_secretary_${plain}`)))
+    name.startsWith(own.vscodePrefix) ||
+    (name.startsWith('mcp_') && own.plain.some((plain) => name.endsWith(`_${own.mcpPrefix}${plain}`)))
   );
 }
 
