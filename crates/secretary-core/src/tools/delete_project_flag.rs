@@ -2,10 +2,9 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::flags::{self, Scope};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 /// Arguments of `delete_project_flag`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -35,10 +34,5 @@ pub static TOOL: ToolDef = ToolDef {
         schema: schema_for::<Args>,
         ..super::flag::SPEC
     },
-    run,
+    run: |args, ctx| super::flag::delete(ctx, Scope::Project, &parse_args::<Args>(args)?.name),
 };
-
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
-    super::flag::delete(ctx, Scope::Project, &args.name)
-}

@@ -2,10 +2,9 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::flags::{self, Scope};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 /// Arguments of `get_feature_flag`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -36,10 +35,5 @@ pub static TOOL: ToolDef = ToolDef {
         schema: schema_for::<Args>,
         ..super::flag::SPEC
     },
-    run,
+    run: |args, ctx| super::flag::get(ctx, Scope::Global, &parse_args::<Args>(args)?.name),
 };
-
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
-    super::flag::get(ctx, Scope::Global, &args.name)
-}

@@ -2,10 +2,9 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::flags::Scope;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 /// Arguments of `list_feature_flags` (none).
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -32,10 +31,8 @@ pub static TOOL: ToolDef = ToolDef {
         schema: schema_for::<Args>,
         ..super::flag::SPEC
     },
-    run,
+    run: |args, ctx| {
+        parse_args::<Args>(args)?;
+        super::flag::list(ctx, Scope::Global)
+    },
 };
-
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let _: Args = parse_args(args)?;
-    super::flag::list(ctx, Scope::Global)
-}

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::flags::{self, Scope};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
+use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 /// Arguments of `set_feature_flag`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -43,10 +43,8 @@ pub static TOOL: ToolDef = ToolDef {
         schema: schema_for::<Args>,
         ..super::flag::SPEC
     },
-    run,
+    run: |args, ctx| {
+        let args: Args = parse_args(args)?;
+        super::flag::set(ctx, Scope::Global, &args.name, args.value)
+    },
 };
-
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
-    super::flag::set(ctx, Scope::Global, &args.name, args.value)
-}
