@@ -31,7 +31,6 @@ use serde_json::{json, Value};
 use crate::error_kind::ErrorKind;
 use crate::host::{locked, Area, Host, HostError};
 use crate::text::iso8601;
-use crate::tool::ToolResult;
 
 /// The folder of the notes, in [`AREA`].
 pub const DIR: &str = "memory";
@@ -51,15 +50,77 @@ pub const NAME_RULE: &str = "a plain file name of letters, digits, spaces, `_`, 
 
 const RESERVED: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];
 
-fn invalid(name: &str, why: &str) -> ToolResult {
-    ToolResult::failure(
-        format!("Invalid memory name {name:?}: {why}. Use {NAME_RULE}."),
-        ErrorKind::InvalidArguments,
-    )
+/// Why a note could not be saved, read, listed or deleted. The texts are what agents see.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MemoryError {
+    #[error("Invalid memory name {name:?}: {why}. Use {NAME_RULE}.")]
+    InvalidName { name: String, why: String },
+    #[error(
+        "Note too large: {0} bytes, at most {MAX_NOTE_BYTES} bytes (100 KiB) of UTF-8. Nothing was saved; \
+         split it into several notes or shorten it."
+    )]
+    TooLarge(usize),
+    #[error(
+        "A note named {0:?} already exists: names that differ only in case would be the same file \
+         on Windows and macOS. Nothing was saved; use {0:?} to replace it, or another name."
+    )]
+    CaseConflict(String),
+    #[error(
+        "Too many notes: at most {MAX_NOTES}. Nothing was saved; delete notes you no longer need \
+         (with the user's consent) or add to an existing one."
+    )]
+    TooMany,
+    /// `similar`: a saved note whose name differs only in case.
+    #[error("Memory not found: {file}")]
+    NotFound {
+        file: String,
+        similar: Option<String>,
+    },
+    /// The host could not reach the memory folder (`what`: "save \"x.md\"", "list the notes").
+    #[error("Could not {what} (memory folder {AREA}/{DIR}): {message}")]
+    Host {
+        what: String,
+        message: String,
+        kind: ErrorKind,
+    },
+}
+
+impl MemoryError {
+    /// The machine-readable `error_type` of the tool failure.
+    pub fn error_type(&self) -> ErrorKind {
+        match self {
+            MemoryError::InvalidName { .. } => ErrorKind::InvalidArguments,
+            MemoryError::TooLarge(_) | MemoryError::TooMany => ErrorKind::Limit,
+            MemoryError::CaseConflict(_) => ErrorKind::Conflict,
+            MemoryError::NotFound { .. } => ErrorKind::NotFound,
+            MemoryError::Host { kind, .. } => *kind,
+        }
+    }
+
+    /// What the agent should do next, when there is more to say than the error.
+    pub fn instruction(&self) -> Option<String> {
+        match self {
+            MemoryError::NotFound {
+                similar: Some(other),
+                ..
+            } => Some(format!("Did you mean {other:?}? Names are case-sensitive.")),
+            MemoryError::NotFound { similar: None, .. } => {
+                Some("Call memory with {\"command\": \"list\"} to see the saved notes.".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+fn invalid(name: &str, why: &str) -> MemoryError {
+    MemoryError::InvalidName {
+        name: name.to_string(),
+        why: why.to_string(),
+    }
 }
 
 /// The file name a memory name stands for, or why it is refused (see the module's rules).
-pub fn file_name(name: &str) -> Result<String, ToolResult> {
+pub fn file_name(name: &str) -> Result<String, MemoryError> {
     if name.trim_matches(' ').is_empty() {
         return Err(invalid(name, "it is empty"));
     }
@@ -150,20 +211,17 @@ fn path_of(file: &str) -> String {
     format!("{DIR}/{file}")
 }
 
-fn io(err: HostError, what: &str) -> ToolResult {
-    let kind = err.error_type();
-    ToolResult::failure(
-        format!(
-            "Could not {what} (memory folder {AREA}/{DIR}): {}",
-            err.message
-        ),
-        kind,
-    )
+fn io(err: HostError, what: &str) -> MemoryError {
+    MemoryError::Host {
+        what: what.to_string(),
+        kind: err.error_type(),
+        message: err.message,
+    }
 }
 
 /// Every note's file name, sorted. Files that are not valid note names (the host's temporary
 /// files, anything put there by hand) are left out.
-pub fn names(host: &dyn Host) -> Result<Vec<String>, ToolResult> {
+pub fn names(host: &dyn Host) -> Result<Vec<String>, MemoryError> {
     let mut names: Vec<String> = host
         .list(AREA, DIR, false)
         .map_err(|err| io(err, "list the notes"))?
@@ -175,17 +233,10 @@ pub fn names(host: &dyn Host) -> Result<Vec<String>, ToolResult> {
 }
 
 /// Saves (creates or replaces) a note.
-pub fn save(host: &dyn Host, name: &str, content: &str) -> Result<Value, ToolResult> {
+pub fn save(host: &dyn Host, name: &str, content: &str) -> Result<Value, MemoryError> {
     let file = file_name(name)?;
     if content.len() > MAX_NOTE_BYTES {
-        return Err(ToolResult::failure(
-            format!(
-                "Note too large: {} bytes, at most {MAX_NOTE_BYTES} bytes (100 KiB) of UTF-8. Nothing was saved; \
-                 split it into several notes or shorten it.",
-                content.len()
-            ),
-            ErrorKind::Limit,
-        ));
+        return Err(MemoryError::TooLarge(content.len()));
     }
     // The count and case checks and the write are one step for every process sharing the folder.
     locked(
@@ -197,7 +248,7 @@ pub fn save(host: &dyn Host, name: &str, content: &str) -> Result<Value, ToolRes
     )
 }
 
-fn save_locked(host: &dyn Host, file: &str, content: &str) -> Result<Value, ToolResult> {
+fn save_locked(host: &dyn Host, file: &str, content: &str) -> Result<Value, MemoryError> {
     let file = file.to_string();
     let existing = names(host)?;
     let replaced = existing.contains(&file);
@@ -206,22 +257,10 @@ fn save_locked(host: &dyn Host, file: &str, content: &str) -> Result<Value, Tool
             .iter()
             .find(|n| n.to_lowercase() == file.to_lowercase())
         {
-            return Err(ToolResult::failure(
-                format!(
-                    "A note named {other:?} already exists: names that differ only in case would be the same file \
-                     on Windows and macOS. Nothing was saved; use {other:?} to replace it, or another name."
-                ),
-                ErrorKind::Conflict,
-            ));
+            return Err(MemoryError::CaseConflict(other.clone()));
         }
         if existing.len() >= MAX_NOTES {
-            return Err(ToolResult::failure(
-                format!(
-                    "Too many notes: at most {MAX_NOTES}. Nothing was saved; delete notes you no longer need \
-                     (with the user's consent) or add to an existing one."
-                ),
-                ErrorKind::Limit,
-            ));
+            return Err(MemoryError::TooMany);
         }
     }
     host.write_atomic(AREA, &path_of(&file), content.as_bytes())
@@ -230,7 +269,7 @@ fn save_locked(host: &dyn Host, file: &str, content: &str) -> Result<Value, Tool
 }
 
 /// Reads a note.
-pub fn read(host: &dyn Host, name: &str) -> Result<Value, ToolResult> {
+pub fn read(host: &dyn Host, name: &str) -> Result<Value, MemoryError> {
     let file = file_name(name)?;
     let bytes = host
         .read(AREA, &path_of(&file))
@@ -246,7 +285,7 @@ pub fn read(host: &dyn Host, name: &str) -> Result<Value, ToolResult> {
 }
 
 /// Deletes a note. The caller has checked the user's consent.
-pub fn delete(host: &dyn Host, name: &str) -> Result<Value, ToolResult> {
+pub fn delete(host: &dyn Host, name: &str) -> Result<Value, MemoryError> {
     let file = file_name(name)?;
     let removed = host
         .remove(AREA, &path_of(&file))
@@ -259,7 +298,7 @@ pub fn delete(host: &dyn Host, name: &str) -> Result<Value, ToolResult> {
 }
 
 /// Every note with its size and modification time where the host tells them.
-pub fn list(host: &dyn Host) -> Result<Value, ToolResult> {
+pub fn list(host: &dyn Host) -> Result<Value, MemoryError> {
     let notes: Vec<Value> = names(host)?
         .into_iter()
         .map(|file| {
@@ -276,21 +315,16 @@ pub fn list(host: &dyn Host) -> Result<Value, ToolResult> {
     Ok(json!({ "total": notes.len(), "notes": notes, "maxNotes": MAX_NOTES }))
 }
 
-fn not_found(host: &dyn Host, file: &str) -> ToolResult {
+fn not_found(host: &dyn Host, file: &str) -> MemoryError {
     let similar = names(host).ok().and_then(|names| {
         names
             .into_iter()
             .find(|n| n.to_lowercase() == file.to_lowercase())
     });
-    let mut result = ToolResult::failure(format!("Memory not found: {file}"), ErrorKind::NotFound);
-    result = match similar {
-        Some(other) => {
-            result.with_instruction(format!("Did you mean {other:?}? Names are case-sensitive."))
-        }
-        None => result
-            .with_instruction("Call memory with {\"command\": \"list\"} to see the saved notes."),
-    };
-    result
+    MemoryError::NotFound {
+        file: file.to_string(),
+        similar,
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The layer order, checked on the source: `tool/` (what a tool is) must not name the tool list
-//! or the registry above it, and the domain modules (`host`, `flags`, `git`, `search`,
+//! or the registry above it, and the domain modules (`host`, `flags`, `git`, `memory`, `search`,
 //! `session`...) must not name any tool layer: their errors become `ToolResult`s in
 //! `tool::domain`. A `use` of a higher layer would compile (Rust allows cycles inside a crate),
 //! so only a test can keep the picture in `docs/architecture.md` true.

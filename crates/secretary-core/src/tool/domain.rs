@@ -6,6 +6,7 @@ use super::ToolResult;
 use crate::flags::FlagError;
 use crate::git::GitError;
 use crate::host::HostError;
+use crate::memory::MemoryError;
 
 impl From<HostError> for ToolResult {
     fn from(err: HostError) -> Self {
@@ -22,5 +23,15 @@ impl From<FlagError> for ToolResult {
 impl From<GitError> for ToolResult {
     fn from(err: GitError) -> Self {
         ToolResult::failure(err.to_string(), err.error_type())
+    }
+}
+
+impl From<MemoryError> for ToolResult {
+    fn from(err: MemoryError) -> Self {
+        let result = ToolResult::failure(err.to_string(), err.error_type());
+        match err.instruction() {
+            Some(instruction) => result.with_instruction(instruction),
+            None => result,
+        }
     }
 }

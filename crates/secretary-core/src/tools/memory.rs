@@ -114,7 +114,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         })
     };
     let outcome = match args.command {
-        Command::List => memory::list(host).map(|value| {
+        Command::List => memory::list(host).map_err(ToolResult::from).map(|value| {
             let result = ToolResult::ok(&value);
             if value["total"] == 0 {
                 result.with_message("No notes saved yet.")
@@ -122,8 +122,8 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
                 result
             }
         }),
-        Command::Read => need_path("read").and_then(|path| memory::read(host, path)).map(ToolResult::ok),
-        Command::Delete => need_path("delete").and_then(|path| memory::delete(host, path)).map(ToolResult::ok),
+        Command::Read => need_path("read").and_then(|path| Ok(memory::read(host, path)?)).map(ToolResult::ok),
+        Command::Delete => need_path("delete").and_then(|path| Ok(memory::delete(host, path)?)).map(ToolResult::ok),
         Command::Save => need_path("save").and_then(|path| {
             let content = args.content.as_deref().ok_or_else(|| {
                 ToolResult::failure(
@@ -131,7 +131,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
                     ErrorKind::InvalidArguments,
                 )
             })?;
-            memory::save(host, path, content).map(ToolResult::ok)
+            Ok(ToolResult::ok(memory::save(host, path, content)?))
         }),
     };
     Ok(outcome.unwrap_or_else(|failure| failure))
