@@ -20,7 +20,8 @@ export function coreBackend(core: WasmCore, sessions: DialogSessionsService, pre
   return {
     listings: core.tools().filter((tool) => !NOT_OVER_MCP.has(tool.name)),
     invoke: (name, args) => sessions.invokeTool(name, args),
-    onDidReset: (listener) => core.onDidReset(listener),
+    // No `onDidReset`: after a trap the sessions service loads the deferred tools again before the
+    // next call (`DialogSessionsService.reloadTools`), the one place that does it for every host.
     prompts: core.listing.prompts,
     prompt: (name, args) => sessions.renderPrompt(name, args),
   };

@@ -23,7 +23,8 @@ export interface ToolBackend {
   readonly listings: readonly ToolListing[];
   /** Runs a tool of the core by name and returns its JSON text (it may throw, e.g. a trap). */
   invoke(name: string, args: Record<string, unknown>): Promise<string>;
-  /** Fires after the core was re-instantiated and so forgot which tools were loaded. */
+  /** Fires after the core was re-instantiated and so forgot which tools were loaded, for a backend
+   * that does not load them again itself (the core's backend does: `DialogSessionsService`). */
   onDidReset?(listener: () => void): { dispose(): void };
   /** The core's prompts (`Secretary.prompts()`); the server offers `prompts/*` when present. */
   readonly prompts?: readonly PromptListing[];
