@@ -24,8 +24,7 @@ use serde_json::{json, Value};
 
 use crate::error_kind::ErrorKind;
 use crate::glob;
-use crate::host::{check_rel_path, join, Area, Host};
-use crate::tool::ToolResult;
+use crate::host::{check_rel_path, join, Area, Host, HostError, HostErrorKind};
 
 /// The setting that configures the categories.
 pub const SETTING: &str = "copilotChatSecretary.content.categories";
@@ -84,18 +83,69 @@ pub fn default_setting() -> Value {
     serde_json::to_value(default_categories()).unwrap_or(Value::Null)
 }
 
+/// Why documents could not be retrieved. The texts are what agents see.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContentError {
+    #[error("The setting {SETTING} is invalid: {0}")]
+    InvalidSetting(String),
+    /// The expression does not parse (the text says where).
+    #[error("{0}")]
+    InvalidExpression(String),
+    #[error(
+        "Unknown content category {category:?}. Known categories: {known} (setting {SETTING})."
+    )]
+    UnknownCategory { category: String, known: String },
+    /// The host has no workspace folder (an empty window).
+    #[error("{tool} needs an open workspace folder: {message}")]
+    NoWorkspace {
+        tool: &'static str,
+        message: String,
+        kind: ErrorKind,
+    },
+    #[error("{0}")]
+    Host(HostError),
+}
+
+impl ContentError {
+    /// The machine-readable `error_type` of the tool failure.
+    pub fn error_type(&self) -> ErrorKind {
+        match self {
+            ContentError::InvalidSetting(_) => ErrorKind::InvalidSetting,
+            ContentError::InvalidExpression(_) => ErrorKind::InvalidArguments,
+            ContentError::UnknownCategory { .. } => ErrorKind::NotFound,
+            ContentError::NoWorkspace { kind, .. } => *kind,
+            ContentError::Host(err) => err.error_type(),
+        }
+    }
+}
+
+/// What an expression retrieved.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Retrieved {
+    /// No document matched: `categories` describes the known ones for the agent.
+    Nothing {
+        expression: String,
+        unmatched: Vec<String>,
+        categories: String,
+    },
+    /// The documents' markdown (`content`), what each contributed, and what was left out.
+    Documents {
+        expression: String,
+        content: String,
+        documents: Vec<Value>,
+        omitted: Vec<String>,
+        unmatched: Vec<String>,
+        truncated: bool,
+    },
+}
+
 /// The categories the host's setting configures (the defaults when unset or null).
-pub fn categories(host: &dyn Host) -> Result<BTreeMap<String, Category>, ToolResult> {
+pub fn categories(host: &dyn Host) -> Result<BTreeMap<String, Category>, ContentError> {
     let value = match host.setting(SETTING) {
         None | Some(Value::Null) => return Ok(default_categories()),
         Some(value) => value,
     };
-    let bad = |why: String| {
-        ToolResult::failure(
-            format!("The setting {SETTING} is invalid: {why}"),
-            ErrorKind::InvalidSetting,
-        )
-    };
+    let bad = ContentError::InvalidSetting;
     let Value::Object(map) = value else {
         return Err(bad(
             "it must be an object of `name: {\"folder\": ..., \"patterns\": [...]}`".into(),
@@ -280,20 +330,15 @@ struct Found {
 
 /// Runs an expression: the documents' markdown, one header per document, capped at
 /// [`MAX_CHARS`] with a note when cut.
-pub fn retrieve(host: &dyn Host, expression: &str) -> Result<ToolResult, ToolResult> {
-    let items =
-        parse(expression).map_err(|err| ToolResult::failure(err, ErrorKind::InvalidArguments))?;
+pub fn retrieve(host: &dyn Host, expression: &str) -> Result<Retrieved, ContentError> {
+    let items = parse(expression).map_err(ContentError::InvalidExpression)?;
     let categories = categories(host)?;
     let known = || categories.keys().cloned().collect::<Vec<_>>().join(", ");
     if let Some(item) = items.iter().find(|i| !categories.contains_key(&i.category)) {
-        return Err(ToolResult::failure(
-            format!(
-                "Unknown content category {:?}. Known categories: {} (setting {SETTING}).",
-                item.category,
-                known()
-            ),
-            ErrorKind::NotFound,
-        ));
+        return Err(ContentError::UnknownCategory {
+            category: item.category.clone(),
+            known: known(),
+        });
     }
     // Find every document first (all-or-nothing on errors), each once, in expression order.
     let mut found: Vec<Found> = Vec::new();
@@ -338,18 +383,11 @@ pub fn retrieve(host: &dyn Host, expression: &str) -> Result<ToolResult, ToolRes
         .collect::<Vec<_>>()
         .join(",");
     if found.is_empty() {
-        return Ok(ToolResult::ok(json!({
-            "expression": normalized,
-            "content": "",
-            "documents": [],
-            "unmatched": unmatched,
-            "truncated": false,
-        }))
-        .with_message(format!("No documents matched {normalized}."))
-        .with_instruction(format!(
-            "Known categories: {}. Call get_content with a category alone to see all of its documents.",
-            describe_categories(&categories)
-        )));
+        return Ok(Retrieved::Nothing {
+            expression: normalized,
+            unmatched,
+            categories: describe_categories(&categories),
+        });
     }
     let mut markdown = String::new();
     let mut documents = Vec::new();
@@ -407,18 +445,14 @@ pub fn retrieve(host: &dyn Host, expression: &str) -> Result<ToolResult, ToolRes
             " Ask for fewer documents (one category/pattern at a time) to read the rest.*",
         );
     }
-    let mut result = ToolResult::ok(json!({
-        "expression": normalized,
-        "content": markdown,
-        "documents": documents,
-        "omitted": omitted,
-        "unmatched": unmatched,
-        "truncated": truncated,
-    }));
-    if !unmatched.is_empty() {
-        result = result.with_message(format!("Nothing matched {}.", unmatched.join(", ")));
-    }
-    Ok(result)
+    Ok(Retrieved::Documents {
+        expression: normalized,
+        content: markdown,
+        documents,
+        omitted,
+        unmatched,
+        truncated,
+    })
 }
 
 /// The category's folder as a relative path ("" for the workspace root).
@@ -447,14 +481,14 @@ fn cut_at_line(text: &str, room: usize) -> String {
     }
 }
 
-fn workspace_error(err: crate::host::HostError, tool: &str) -> ToolResult {
-    use crate::host::HostErrorKind;
+fn workspace_error(err: HostError, tool: &'static str) -> ContentError {
     match err.kind {
-        HostErrorKind::Unavailable => ToolResult::failure(
-            format!("{tool} needs an open workspace folder: {}", err.message),
-            err.error_type(),
-        ),
-        _ => err.into(),
+        HostErrorKind::Unavailable => ContentError::NoWorkspace {
+            tool,
+            kind: err.error_type(),
+            message: err.message,
+        },
+        _ => ContentError::Host(err),
     }
 }
 

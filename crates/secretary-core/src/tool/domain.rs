@@ -3,6 +3,7 @@
 //! the domain modules never name the tool layer.
 
 use super::ToolResult;
+use crate::content::ContentError;
 use crate::flags::FlagError;
 use crate::git::GitError;
 use crate::host::HostError;
@@ -33,5 +34,11 @@ impl From<MemoryError> for ToolResult {
             Some(instruction) => result.with_instruction(instruction),
             None => result,
         }
+    }
+}
+
+impl From<ContentError> for ToolResult {
+    fn from(err: ContentError) -> Self {
+        ToolResult::failure(err.to_string(), err.error_type())
     }
 }

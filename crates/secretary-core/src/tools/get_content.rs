@@ -3,9 +3,9 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
-use crate::content;
+use crate::content::{self, Retrieved};
 use crate::host;
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 use crate::tool::ErrorKind;
@@ -89,7 +89,32 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         return Err(ToolResult::failure(err, ErrorKind::InvalidArguments));
     }
     let host = host::require(ctx.host)?;
-    match content::retrieve(host, &expression) {
-        Ok(result) | Err(result) => Ok(result),
-    }
+    Ok(match content::retrieve(host, &expression)? {
+        Retrieved::Nothing { expression, unmatched, categories } => ToolResult::ok(json!({
+            "expression": expression,
+            "content": "",
+            "documents": [],
+            "unmatched": unmatched,
+            "truncated": false,
+        }))
+        .with_message(format!("No documents matched {expression}."))
+        .with_instruction(format!(
+            "Known categories: {categories}. Call get_content with a category alone to see all of its documents."
+        )),
+        Retrieved::Documents { expression, content, documents, omitted, unmatched, truncated } => {
+            let result = ToolResult::ok(json!({
+                "expression": expression,
+                "content": content,
+                "documents": documents,
+                "omitted": omitted,
+                "unmatched": unmatched,
+                "truncated": truncated,
+            }));
+            if unmatched.is_empty() {
+                result
+            } else {
+                result.with_message(format!("Nothing matched {}.", unmatched.join(", ")))
+            }
+        }
+    })
 }
