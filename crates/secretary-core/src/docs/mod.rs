@@ -23,7 +23,6 @@ use serde_json::{json, Value};
 
 use crate::error_kind::ErrorKind;
 use crate::host::{Host, HostErrorKind, HttpResponse};
-use crate::tool::ToolResult;
 use context7::Settings;
 use local::{Id, Library, Source};
 
@@ -213,6 +212,52 @@ fn describe(host: &dyn Host, lib: &Library) -> Option<String> {
     }
 }
 
+/// Why a library's docs could not be given: the text agents see and its kind.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct DocsError {
+    pub message: String,
+    pub kind: ErrorKind,
+}
+
+impl DocsError {
+    fn new(message: impl Into<String>, kind: ErrorKind) -> Self {
+        DocsError {
+            message: message.into(),
+            kind,
+        }
+    }
+}
+
+/// A successful answer: its fields, and what to tell the user (`message`) and the agent
+/// (`instruction`) beside them. The tools turn it into their result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocsAnswer {
+    pub fields: Value,
+    pub message: Option<String>,
+    pub instruction: Option<String>,
+}
+
+impl DocsAnswer {
+    fn new(fields: Value) -> Self {
+        DocsAnswer {
+            fields,
+            message: None,
+            instruction: None,
+        }
+    }
+
+    fn with_message(mut self, text: impl Into<String>) -> Self {
+        self.message = Some(text.into());
+        self
+    }
+
+    fn with_instruction(mut self, text: impl Into<String>) -> Self {
+        self.instruction = Some(text.into());
+        self
+    }
+}
+
 /// A GET through the host, or the tool's failure: pending (the host fetches and calls again),
 /// no answer (the network error, with the local libraries), or an HTTP error status. `libs` lists
 /// the local libraries for the error texts; it is called only on an error.
@@ -222,8 +267,8 @@ fn fetch(
     url: String,
     libs: impl FnOnce() -> Vec<Library>,
     what: &str,
-) -> Result<HttpResponse, ToolResult> {
-    let failure = |text: String, kind: ErrorKind| Err(ToolResult::failure(text, kind));
+) -> Result<HttpResponse, DocsError> {
+    let failure = |text: String, kind: ErrorKind| Err(DocsError::new(text, kind));
     match host.http_get(&settings.request(url.clone())) {
         Ok(response) if (200..300).contains(&response.status) => Ok(response),
         Ok(response) => failure(
@@ -250,8 +295,8 @@ fn fetch(
     }
 }
 
-fn context7_off(what: &str, libs: &[Library]) -> ToolResult {
-    ToolResult::failure(
+fn context7_off(what: &str, libs: &[Library]) -> DocsError {
+    DocsError::new(
         format!(
             "{what}, and the Context7 fallback is off (setting {}). {}",
             context7::SETTING_ENABLED,
@@ -261,15 +306,15 @@ fn context7_off(what: &str, libs: &[Library]) -> ToolResult {
     )
 }
 
-fn settings(host: &dyn Host) -> Result<Settings, ToolResult> {
-    Settings::read(host).map_err(|err| ToolResult::failure(err, ErrorKind::InvalidSetting))
+fn settings(host: &dyn Host) -> Result<Settings, DocsError> {
+    Settings::read(host).map_err(|err| DocsError::new(err, ErrorKind::InvalidSetting))
 }
 
 /// `resolve_library_id`: the local libraries a name stands for, else Context7's search.
-pub fn resolve(host: &dyn Host, library_name: &str) -> Result<ToolResult, ToolResult> {
+pub fn resolve(host: &dyn Host, library_name: &str) -> Result<DocsAnswer, DocsError> {
     let name = library_name.trim();
     if name.is_empty() {
-        return Err(ToolResult::failure(
+        return Err(DocsError::new(
             "Invalid arguments: `libraryName` is empty (give a package name such as \"playwright\")",
             ErrorKind::InvalidArguments,
         ));
@@ -295,7 +340,7 @@ pub fn resolve(host: &dyn Host, library_name: &str) -> Result<ToolResult, ToolRe
                 entry
             })
             .collect();
-        return Ok(ToolResult::ok(json!({
+        return Ok(DocsAnswer::new(json!({
             "libraryName": name,
             "source": "local",
             "libraries": libraries,
@@ -324,13 +369,13 @@ pub fn resolve(host: &dyn Host, library_name: &str) -> Result<ToolResult, ToolRe
         &what,
     )?;
     let libraries = context7::parse_search(&response.body).map_err(|err| {
-        ToolResult::failure(
+        DocsError::new(
             format!("{what}, and Context7's answer could not be read: {err}"),
             ErrorKind::Context7Error,
         )
     })?;
     let Some(first) = libraries.first() else {
-        return Err(ToolResult::failure(
+        return Err(DocsError::new(
             format!(
                 "No library matches {name:?}, locally or on Context7. {}",
                 local_summary(&libs)
@@ -342,7 +387,7 @@ pub fn resolve(host: &dyn Host, library_name: &str) -> Result<ToolResult, ToolRe
         "Call get_library_docs with {{\"libraryId\": \"{}\", \"query\": \"<what you need>\"}}.",
         first["libraryId"].as_str().unwrap_or_default()
     );
-    Ok(ToolResult::ok(json!({
+    Ok(DocsAnswer::new(json!({
         "libraryName": name,
         "source": "context7",
         "libraries": libraries,
@@ -358,10 +403,10 @@ pub fn get_docs(
     library_id: &str,
     query: Option<&str>,
     max_chars: Option<u32>,
-) -> Result<ToolResult, ToolResult> {
+) -> Result<DocsAnswer, DocsError> {
     let max_chars = match max_chars {
         Some(0) => {
-            return Err(ToolResult::failure(
+            return Err(DocsError::new(
                 "Invalid arguments: `maxChars` must be 1 or greater",
                 ErrorKind::InvalidArguments,
             ))
@@ -378,7 +423,7 @@ pub fn get_docs(
                 .first()
                 .map(|f| format!(" Did you mean {}?", f.lib.id()))
                 .unwrap_or_default();
-            Err(ToolResult::failure(
+            Err(DocsError::new(
                 format!(
                     "Invalid libraryId {id:?}: ids look like /npm/playwright@1.48.0, /crates/serde@1.0.219, \
                      /pypi/requests@2.32.3 or a Context7 id such as /microsoft/playwright; call resolve_library_id \
@@ -391,7 +436,7 @@ pub fn get_docs(
             let libs = local::discover(host);
             let installed = find_id(&libs, &lid);
             if installed.is_empty() {
-                return Err(ToolResult::failure(
+                return Err(DocsError::new(
                     format!("Library not found: {id}. {}", local_summary(&libs)),
                     ErrorKind::NotFound,
                 ));
@@ -404,7 +449,7 @@ pub fn get_docs(
                     Some(lib) => *lib,
                     None => {
                         let have: Vec<String> = installed.iter().map(|lib| lib.id()).collect();
-                        return Err(ToolResult::failure(
+                        return Err(DocsError::new(
                             format!(
                                 "{id} is not installed: this workspace has {}. Docs are only given for the installed \
                                  version.",
@@ -432,7 +477,7 @@ pub fn get_docs(
                 .flat_map(|doc| sections::split(&doc.file, &doc.text))
                 .collect();
             if all.is_empty() && !documents.too_large.is_empty() {
-                return Err(ToolResult::failure(
+                return Err(DocsError::new(
                     format!(
                         "{}'s docs are too large to read: {} (at most {} bytes are read).",
                         lib.id(),
@@ -443,7 +488,7 @@ pub fn get_docs(
                 ));
             }
             if all.is_empty() {
-                return Err(ToolResult::failure(
+                return Err(DocsError::new(
                     format!("{} has no README or markdown docs to read.", lib.id()),
                     ErrorKind::NoDocs,
                 ));
@@ -478,7 +523,7 @@ pub fn get_docs(
             if let Some(query) = query {
                 out["query"] = json!(query);
             }
-            let result = ToolResult::ok(out);
+            let result = DocsAnswer::new(out);
             Ok(match (query, selection.mode) {
                 (Some(query), sections::Mode::Overview) => result.with_message(format!(
                     "No section of {} mentions {query:?}; here is an overview (its first sections).",
@@ -505,7 +550,7 @@ pub fn get_docs(
             let what = format!("Could not get the docs of {remote}");
             let response = fetch(host, &settings, url, || local::discover(host), &what)?;
             let Some(text) = context7::parse_context(&response.body) else {
-                return Err(ToolResult::failure(
+                return Err(DocsError::new(
                     format!(
                         "Context7 has no documentation for {remote}{}.",
                         query.map(|q| format!(" about {q:?}")).unwrap_or_default()
@@ -524,7 +569,7 @@ pub fn get_docs(
             if let Some(query) = query {
                 out["query"] = json!(query);
             }
-            Ok(ToolResult::ok(out))
+            Ok(DocsAnswer::new(out))
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::ToolResult;
 use crate::content::ContentError;
+use crate::docs::{DocsAnswer, DocsError};
 use crate::flags::FlagError;
 use crate::git::GitError;
 use crate::host::HostError;
@@ -40,5 +41,24 @@ impl From<MemoryError> for ToolResult {
 impl From<ContentError> for ToolResult {
     fn from(err: ContentError) -> Self {
         ToolResult::failure(err.to_string(), err.error_type())
+    }
+}
+
+impl From<DocsError> for ToolResult {
+    fn from(err: DocsError) -> Self {
+        ToolResult::failure(err.message, err.kind)
+    }
+}
+
+impl From<DocsAnswer> for ToolResult {
+    fn from(answer: DocsAnswer) -> Self {
+        let mut result = ToolResult::ok(answer.fields);
+        if let Some(message) = answer.message {
+            result = result.with_message(message);
+        }
+        if let Some(instruction) = answer.instruction {
+            result = result.with_instruction(instruction);
+        }
+        result
     }
 }

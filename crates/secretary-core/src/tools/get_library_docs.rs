@@ -68,5 +68,5 @@ pub static TOOL: ToolDef = ToolDef {
 fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let args: Args = parse_args(args)?;
     let host = host::require(ctx.host)?;
-    Ok(docs::get_docs(host, &args.library_id, args.query.as_deref(), args.max_chars).unwrap_or_else(|failure| failure))
+    Ok(docs::get_docs(host, &args.library_id, args.query.as_deref(), args.max_chars)?.into())
 }

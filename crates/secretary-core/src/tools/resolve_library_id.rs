@@ -61,5 +61,5 @@ pub static TOOL: ToolDef = ToolDef {
 fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
     let args: Args = parse_args(args)?;
     let host = host::require(ctx.host)?;
-    Ok(docs::resolve(host, &args.library_name).unwrap_or_else(|failure| failure))
+    Ok(docs::resolve(host, &args.library_name)?.into())
 }
