@@ -35,6 +35,13 @@ pub(crate) trait LineSink {
         file_name: &str,
         extra_diags: Vec<String>,
     ) -> bool;
+
+    /// How many requests the log holds so far.
+    fn request_count(&self) -> usize;
+
+    /// The markdown and tool-call count of the response at 0-based `position`, when the sink
+    /// was made to keep it (the details path, `response_details`).
+    fn details_of(&self, position: usize) -> Option<(String, usize)>;
 }
 
 /// Cuts a growing byte stream into lines for a [`LineSink`].

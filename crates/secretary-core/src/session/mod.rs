@@ -364,6 +364,27 @@ pub(crate) enum LiveReader {
     Agent(Box<LineLog<agents::AgentSink>>),
 }
 
+impl LiveReader {
+    /// The line log behind an appendable reader (`None` for whole-file formats).
+    pub(crate) fn log(&self) -> Option<&dyn store::LiveLog> {
+        match self {
+            LiveReader::Whole => None,
+            LiveReader::Mutation(log) => Some(log.as_ref()),
+            LiveReader::Transcript(log) => Some(log.as_ref()),
+            LiveReader::Agent(log) => Some(log.as_ref()),
+        }
+    }
+
+    pub(crate) fn log_mut(&mut self) -> Option<&mut dyn store::LiveLog> {
+        match self {
+            LiveReader::Whole => None,
+            LiveReader::Mutation(log) => Some(log.as_mut()),
+            LiveReader::Transcript(log) => Some(log.as_mut()),
+            LiveReader::Agent(log) => Some(log.as_mut()),
+        }
+    }
+}
+
 /// The log's own diagnostics (skipped lines, then a cut-off last line).
 pub(crate) fn log_diags<S: lines::LineSink>(log: &LineLog<S>) -> Vec<String> {
     let mut out = Vec::new();
@@ -557,37 +578,38 @@ fn response_details_by(
             if !log.sink.initialized() {
                 return Err(no_initial_state(&log));
             }
-            let count = log.sink.request_count();
-            let rec = slot
-                .and_then(|s| log.sink.slot(s))
-                .ok_or_else(|| out_of_range(count))?;
-            Ok(details_of(rec.response.as_ref()))
+            details_in(&log, slot, index)
         }
         FileKind::Agent(agent) => {
             let mut log = agents::new_log(agent, slot);
             log.feed(bytes);
-            let count = log.sink.request_count();
-            let (markdown, tool_calls) = slot
-                .and_then(|s| log.sink.details_of(s))
-                .ok_or_else(|| out_of_range(count))?;
-            Ok(ResponseDetails {
-                markdown,
-                tool_calls,
-            })
+            details_in(&log, slot, index)
         }
         FileKind::Transcript => {
             let mut log = LineLog::new(TranscriptState::new(slot));
             log.feed(bytes);
-            let count = log.sink.request_count();
-            let (markdown, tool_calls) = slot
-                .and_then(|s| log.sink.details_of(s))
-                .ok_or_else(|| out_of_range(count))?;
-            Ok(ResponseDetails {
-                markdown,
-                tool_calls,
-            })
+            details_in(&log, slot, index)
         }
     }
+}
+
+/// The details of the response at `slot` in a line log read on the details path, whatever its
+/// format (the [`lines::LineSink`] answers), or the out-of-range error for request `index`.
+fn details_in<S: lines::LineSink>(
+    log: &LineLog<S>,
+    slot: Option<usize>,
+    index: usize,
+) -> Result<ResponseDetails, SessionError> {
+    let (markdown, tool_calls) =
+        slot.and_then(|s| log.sink.details_of(s))
+            .ok_or(SessionError::RequestOutOfRange {
+                index,
+                count: log.sink.request_count(),
+            })?;
+    Ok(ResponseDetails {
+        markdown,
+        tool_calls,
+    })
 }
 
 fn details_of(response: Option<&Got<Vec<RespPart>>>) -> ResponseDetails {

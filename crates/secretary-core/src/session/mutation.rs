@@ -1129,6 +1129,15 @@ impl LineSink for MutationState {
     fn take_reset(&mut self) -> bool {
         std::mem::take(&mut self.reset)
     }
+
+    fn request_count(&self) -> usize {
+        MutationState::request_count(self)
+    }
+
+    fn details_of(&self, position: usize) -> Option<(String, usize)> {
+        let details = super::details_of(self.slot(position)?.response.as_ref());
+        Some((details.markdown, details.tool_calls))
+    }
 }
 
 /// A fresh dialog for a `.jsonl` state.

@@ -237,12 +237,10 @@ impl SessionStore {
         if !entry.stored.available || entry.stored.error.is_some() {
             return ReadPlan::Full;
         }
-        let end = match &entry.reader {
-            Some(LiveReader::Mutation(log)) => (log.end(), log.resume_offset()),
-            Some(LiveReader::Transcript(log)) => (log.end(), log.resume_offset()),
-            Some(LiveReader::Agent(log)) => (log.end(), log.resume_offset()),
-            _ => return ReadPlan::Full,
+        let Some(log) = entry.reader.as_ref().and_then(LiveReader::log) else {
+            return ReadPlan::Full;
         };
+        let end = (log.read_end(), log.resume_at());
         if meta.size > end.0 {
             ReadPlan::From { offset: end.1 }
         } else {
@@ -288,33 +286,11 @@ impl SessionStore {
             });
         }
         let old_id = entry.stored.dialog.session_id.clone();
-        let fed = match &mut entry.reader {
-            Some(LiveReader::Mutation(log)) => feed(
-                log,
-                offset,
-                bytes,
-                max_bytes,
-                &mut entry.stored.dialog,
-                path,
-            ),
-            Some(LiveReader::Transcript(log)) => feed(
-                log,
-                offset,
-                bytes,
-                max_bytes,
-                &mut entry.stored.dialog,
-                path,
-            ),
-            Some(LiveReader::Agent(log)) => feed(
-                log,
-                offset,
-                bytes,
-                max_bytes,
-                &mut entry.stored.dialog,
-                path,
-            ),
-            _ => None,
-        };
+        let fed = entry
+            .reader
+            .as_mut()
+            .and_then(LiveReader::log_mut)
+            .and_then(|log| log.append(offset, bytes, max_bytes, &mut entry.stored.dialog, path));
         let Some(changed) = fed else {
             return Ok(ApplyOutcome {
                 changed: false,
@@ -598,24 +574,50 @@ impl SessionStore {
     }
 }
 
-/// Feeds the bytes read from `offset` to a live log and refreshes its dialog. `Some(changed)`, or
-/// `None` when the bytes do not continue what was read (a rewritten file) or would pass the size
-/// cap: the host must read the whole file again.
-fn feed<S: LineSink>(
-    log: &mut LineLog<S>,
-    offset: u64,
-    bytes: &[u8],
-    max_bytes: u64,
-    dialog: &mut Dialog,
-    path: &str,
-) -> Option<bool> {
-    let skip = log.check_overlap(offset, bytes)?;
-    if log.end() + (bytes.len() - skip) as u64 > max_bytes {
-        return None;
+/// What the store asks of every appendable reader, whatever its line format.
+pub(crate) trait LiveLog {
+    /// The stream offset just after the last byte fed.
+    fn read_end(&self) -> u64;
+    /// Where the host should read from next (the start of a cut-off last line).
+    fn resume_at(&self) -> u64;
+    /// Feeds the bytes read from `offset` and refreshes `dialog`. `Some(changed)`, or `None` when
+    /// the bytes do not continue what was read (a rewritten file) or would pass the size cap:
+    /// the host must read the whole file again.
+    fn append(
+        &mut self,
+        offset: u64,
+        bytes: &[u8],
+        max_bytes: u64,
+        dialog: &mut Dialog,
+        path: &str,
+    ) -> Option<bool>;
+}
+
+impl<S: LineSink> LiveLog for LineLog<S> {
+    fn read_end(&self) -> u64 {
+        self.end()
     }
-    if !log.feed(&bytes[skip..]) {
-        return Some(false);
+
+    fn resume_at(&self) -> u64 {
+        self.resume_offset()
     }
-    let diags = log_diags(log);
-    Some(log.sink.refresh(dialog, path, diags))
+
+    fn append(
+        &mut self,
+        offset: u64,
+        bytes: &[u8],
+        max_bytes: u64,
+        dialog: &mut Dialog,
+        path: &str,
+    ) -> Option<bool> {
+        let skip = self.check_overlap(offset, bytes)?;
+        if self.end() + (bytes.len() - skip) as u64 > max_bytes {
+            return None;
+        }
+        if !self.feed(&bytes[skip..]) {
+            return Some(false);
+        }
+        let diags = log_diags(self);
+        Some(self.sink.refresh(dialog, path, diags))
+    }
 }

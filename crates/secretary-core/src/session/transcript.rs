@@ -402,6 +402,14 @@ impl LineSink for TranscriptState {
         de.end().map_err(|e| line_error(&e))?;
         self.apply(event)
     }
+
+    fn request_count(&self) -> usize {
+        TranscriptState::request_count(self)
+    }
+
+    fn details_of(&self, position: usize) -> Option<(String, usize)> {
+        TranscriptState::details_of(self, position)
+    }
 }
 
 /// A fresh dialog for a transcript.

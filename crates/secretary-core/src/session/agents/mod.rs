@@ -437,6 +437,14 @@ impl LineSink for AgentSink {
             AgentSink::Codex(s) => s.refresh(dialog, file_name, extra_diags),
         }
     }
+
+    fn request_count(&self) -> usize {
+        AgentSink::request_count(self)
+    }
+
+    fn details_of(&self, position: usize) -> Option<(String, usize)> {
+        AgentSink::details_of(self, position)
+    }
 }
 
 /// A fresh log reader for `agent`.
