@@ -441,30 +441,16 @@ fn search_requests_finds_paraphrases_unless_semantic_is_off() {
 #[test]
 fn recent_dialogs_break_ties_by_session_id() {
     let mut store = SessionStore::new();
-    add(
-        &mut store,
-        "/s/a.json",
-        WS,
-        &session("zz", 1_000, vec![request("z1", 5_000, "later id")]),
-    );
-    add(
-        &mut store,
-        "/s/b.json",
-        WS,
-        &session("aa", 1_000, vec![request("a1", 5_000, "earlier id")]),
-    );
-    add(
-        &mut store,
-        "/s/c.json",
-        WS,
-        &session("mm", 1_000, vec![request("m1", 9_000, "newest")]),
-    );
-    add(
-        &mut store,
-        "/s/d.json",
-        OTHER_WS,
-        &session("other", 1_000, vec![request("x", 9_500, "elsewhere")]),
-    );
+    // (file, workspace, session id, time of its one request): zz and aa tie, in path order zz first.
+    for (file, workspace, id, ts) in [
+        ("a", WS, "zz", 5_000),
+        ("b", WS, "aa", 5_000),
+        ("c", WS, "mm", 9_000),
+        ("d", OTHER_WS, "other", 9_500),
+    ] {
+        let bytes = session(id, 1_000, vec![request(&format!("{id}1"), ts, id)]);
+        add(&mut store, &format!("/s/{file}.json"), workspace, &bytes);
+    }
     let ids = |workspace: Option<&str>| -> Vec<String> {
         store
             .recent(workspace)

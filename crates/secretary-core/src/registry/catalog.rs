@@ -30,25 +30,13 @@ impl Catalog {
         legacy_prefixes: &[String],
         excluded: &[String],
     ) -> Catalog {
-        Catalog::build(own_prefix, external, legacy_prefixes, excluded, true)
-    }
-
-    /// [`Catalog::excluding`] with the semantic signal on or off from the start (one index
-    /// build, not two).
-    pub fn build(
-        own_prefix: &str,
-        external: Vec<CatalogTool>,
-        legacy_prefixes: &[String],
-        excluded: &[String],
-        semantic: bool,
-    ) -> Catalog {
         Catalog::assemble(
             crate::tools::ALL,
             own_prefix,
             external,
             legacy_prefixes,
             excluded,
-            semantic,
+            true,
         )
     }
 }
