@@ -1,19 +1,9 @@
 //! `delete_project_flag`: remove this workspace's value of a flag, so the global value applies again.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-
-use crate::flags::{self, Scope};
+use crate::flags::Scope;
 use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
-/// Arguments of `delete_project_flag`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Args {
-    /// The flag's name.
-    #[schemars(schema_with = "flags::name_schema")]
-    name: String,
-}
+super::flag::flag_args!("Arguments of `delete_project_flag`.");
 
 pub static TOOL: ToolDef = ToolDef {
     spec: ToolSpec {

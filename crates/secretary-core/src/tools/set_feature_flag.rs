@@ -1,23 +1,9 @@
 //! `set_feature_flag`: set a global flag, shared by every workspace.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::Value;
-
-use crate::flags::{self, Scope};
+use crate::flags::Scope;
 use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
-/// Arguments of `set_feature_flag`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Args {
-    /// The flag's name: a letter, then letters, digits, `_`, `.` or `-` (64 characters at most).
-    #[schemars(schema_with = "flags::name_schema")]
-    name: String,
-    /// The value: a string, number, boolean or null (no arrays or objects).
-    #[schemars(schema_with = "flags::scalar_schema")]
-    value: Value,
-}
+super::flag::flag_args!("Arguments of `set_feature_flag`.", with value);
 
 pub static TOOL: ToolDef = ToolDef {
     spec: ToolSpec {

@@ -9,6 +9,35 @@ use crate::flags::{self, Resolved, Scope};
 use crate::host::{self, Host};
 use crate::tool::{ToolContext, ToolOutcome, ToolResult, ToolSpec};
 
+/// A flag tool's argument type, `Args`, whose schema is described by `$doc` ("Arguments of
+/// `get_feature_flag`."): `name` alone, or `name` and a scalar `value` (the `set` tools).
+macro_rules! flag_args {
+    ($doc:literal) => {
+        #[doc = $doc]
+        #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+        #[serde(deny_unknown_fields, rename_all = "camelCase")]
+        struct Args {
+            /// The flag's name.
+            #[schemars(schema_with = "crate::flags::name_schema")]
+            name: String,
+        }
+    };
+    ($doc:literal, with value) => {
+        #[doc = $doc]
+        #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+        #[serde(deny_unknown_fields, rename_all = "camelCase")]
+        struct Args {
+            /// The flag's name: a letter, then letters, digits, `_`, `.` or `-` (64 characters at most).
+            #[schemars(schema_with = "crate::flags::name_schema")]
+            name: String,
+            /// The value: a string, number, boolean or null (no arrays or objects).
+            #[schemars(schema_with = "crate::flags::scalar_schema")]
+            value: serde_json::Value,
+        }
+    };
+}
+pub(crate) use flag_args;
+
 /// The base of every flag tool's spec: deferred (loaded with `tool_load`), not destructive.
 pub const SPEC: ToolSpec = ToolSpec {
     deferred: true,
