@@ -13,7 +13,9 @@ const VALID_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
  * The string put before every plain name: `secretary_` by default, `''` when `MCP_TOOL_PREFIX`
- * is set to the empty string. A prefix already ending in `_` is not given a second one.
+ * is set to the empty string. A prefix already ending in `_` is not given a second one. The core's
+ * rule (`registry::mcp_prefix`, the facade's `toolPrefix`), here because `secretary mcp` answers
+ * `tools/list` before it loads the module; a unit test (core.test.ts) holds the two to one answer.
  */
 export function toolNamePrefix(env: NodeJS.ProcessEnv = process.env): string {
   const value = env.MCP_TOOL_PREFIX ?? DEFAULT_MCP_TOOL_PREFIX;

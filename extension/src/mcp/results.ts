@@ -1,3 +1,5 @@
+import { failureOf } from '../core/failure';
+
 /** An MCP `tools/call` result with the tool's JSON as its one text content. */
 export interface McpToolResult {
   [key: string]: unknown;
@@ -7,12 +9,11 @@ export interface McpToolResult {
 
 /**
  * The MCP result of a core tool answer: the JSON text unchanged, and `isError: true` when the
- * answer is a failure (`"success": false` or `"isError": true`) or, which the core never gives,
- * not JSON at all.
+ * answer is a failure (`failureOf`, the one rule every host asks).
  */
 export function toolResult(text: string): McpToolResult {
   const result: McpToolResult = { content: [{ type: 'text', text }] };
-  if (isFailure(text)) {
+  if (failureOf(text) !== undefined) {
     result.isError = true;
   }
   return result;
@@ -26,33 +27,9 @@ export function thrownResult(err: unknown): McpToolResult {
 
 /** The `error` or `message` of a failed answer, for the log. */
 export function failureText(text: string): string {
-  try {
-    const value = JSON.parse(text) as { error?: unknown; message?: unknown };
-    if (typeof value.error === 'string') {
-      return value.error;
-    }
-    if (typeof value.message === 'string') {
-      return value.message;
-    }
-  } catch {
-    // fall through: not JSON
-  }
-  return text;
+  return failureOf(text) ?? text;
 }
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-function isFailure(text: string): boolean {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      return true;
-    }
-    const fields = value as { success?: unknown; isError?: unknown };
-    return fields.success === false || fields.isError === true;
-  } catch {
-    return true;
-  }
 }

@@ -1,4 +1,5 @@
 import type { ConsentListing } from '../core/generated/ConsentListing';
+import { failureOf } from '../core/failure';
 import type { Logger } from '../log';
 
 /**
@@ -41,26 +42,7 @@ export async function runLogged<T>(
   return { ok: true, value };
 }
 
-/** The error of a failed tool result's JSON text; `undefined` for a success or non-JSON text. */
-export function failureOf(text: string): string | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!parsed || typeof parsed !== 'object') {
-    return undefined;
-  }
-  const result = parsed as { success?: unknown; error?: unknown; isError?: unknown; message?: unknown };
-  if (result.success === false) {
-    return typeof result.error === 'string' ? result.error : 'unknown error';
-  }
-  if (result.isError === true) {
-    return typeof result.message === 'string' ? result.message : 'unknown error';
-  }
-  return undefined;
-}
+export { failureOf };
 
 /** What the listing says about a destructive tool's consent (`consent` in `Secretary.tools()`). */
 export type { ConsentListing };

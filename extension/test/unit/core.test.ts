@@ -109,3 +109,12 @@ test('a hostile session file gets a clear error, never a trap', () => {
   assert.throws(() => core.run((_h, m) => m.parseSession('x.json', notUtf8)), (err: Error) => !(err instanceof CoreTrapError));
   assert.equal(core.resetCount, 0);
 });
+
+test("the MCP server's start-up prefix rule (mcp/names.ts, used before the module loads) is the core's", async () => {
+  const { toolNamePrefix } = await import('../../src/mcp/names');
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  for (const value of [undefined, '', '   ', 'acme', 'acme_', ' acme ', 'a_b', '__']) {
+    const env = value === undefined ? {} : { MCP_TOOL_PREFIX: value };
+    assert.equal(toolNamePrefix(env), core.run((_h, m) => m.toolPrefix(value)), JSON.stringify(value));
+  }
+});

@@ -47,7 +47,9 @@ test('results that are not text (passed through from another tool) count as succ
   const { log, lines } = recorder();
   await runLogged(log, 't', async () => ({ parts: [] }), () => undefined);
   assert.equal(lines[1], 'trace: Tool t completed successfully');
-  assert.equal(failureOf('not json'), undefined);
+  // Text that is not a JSON object is not an answer of the core's: a failure (the one rule, as MCP).
+  assert.equal(failureOf('not json'), 'not json');
+  assert.equal(failureOf('[1]'), 'not a JSON object');
   assert.equal(failureOf('{"success":true}'), undefined);
   assert.equal(failureOf('{"success":false}'), 'unknown error');
 });
