@@ -25,6 +25,8 @@ pub static TOOL: ToolDef = ToolDef {
         name: "example_echo",
         reference_name: "exampleEcho",
         display_name: "Example: Echo",
+        invocation_message: "Echoing (example tool)",
+        schema: schema_for::<Args>,
         summary: "Example tool: echo a text back.",
         when_to_use: &[
             "You are testing that the Secretary's tools can be called from this host.",
@@ -37,11 +39,9 @@ pub static TOOL: ToolDef = ToolDef {
         examples: &[Example { args: "{\"text\": \"hello\"}", shows: "the text back, with the call count" }],
         tags: &["example", "test", "echo"],
         example: true,
-        invocation_message: "Echoing (example tool)",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
 /// The number of echoes recorded in the global state (0 when none or unreadable).
@@ -54,8 +54,7 @@ pub fn count(host: &dyn Host) -> u64 {
         .unwrap_or(0)
 }
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let Some(host) = ctx.host else {
         return Ok(ToolResult::ok(json!({ "echo": args.text, "count": 1, "persisted": false })));
     };

@@ -4,7 +4,6 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::git::{self, Filter};
 use crate::host;
@@ -36,6 +35,9 @@ pub static TOOL: ToolDef = ToolDef {
         name: "get_changed_files",
         reference_name: "getChangedFiles",
         display_name: "Get Changed Files",
+        deferred: true,
+        invocation_message: "Reading the git changes",
+        schema: schema_for::<Args>,
         summary: "List the git changes of the workspace.",
         when_to_use: &[
             "You are about to review, summarize or commit the work done so far.",
@@ -58,16 +60,12 @@ pub static TOOL: ToolDef = ToolDef {
             },
         ],
         tags: &["git", "changes", "diff", "status", "staged", "untracked", "scm", "commit"],
-        deferred: true,
-        invocation_message: "Reading the git changes",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let host = host::require(ctx.host)?;
     let filter = match args.source_control_state.unwrap_or_default() {
         State::All => Filter::All,

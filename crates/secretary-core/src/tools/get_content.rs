@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::content::{self, Retrieved};
 use crate::host;
@@ -28,6 +28,9 @@ pub static TOOL: ToolDef = ToolDef {
         name: "get_content",
         reference_name: "getContent",
         display_name: "Get Content",
+        deferred: true,
+        invocation_message: "Reading workspace content",
+        schema: schema_for::<Args>,
         summary: "Read workspace instructions, prompts or docs.",
         when_to_use: &[
             "You need the project's own guidelines (coding instructions, prompts, docs) before working on a task.",
@@ -49,16 +52,12 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"category\": \"docs\", \"pattern\": \"guides/*.md\"}", shows: "the docs in the guides folder" },
         ],
         tags: &["content", "instructions", "prompts", "docs", "guidelines", "workspace", "read"],
-        deferred: true,
-        invocation_message: "Reading workspace content",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let expression = match (args.expression.as_deref(), args.category.as_deref()) {
         (Some(_), Some(_)) => {
             return Err(ToolResult::failure(

@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{errors, request_time, resolve_dialog};
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
@@ -25,6 +25,8 @@ pub static TOOL: ToolDef = ToolDef {
         name: "get_first_request",
         reference_name: "getFirstRequest",
         display_name: "Get First Request",
+        invocation_message: "Recalling the first request of the dialog",
+        schema: schema_for::<Args>,
         summary: "Recall the first request of a chat dialog.",
         when_to_use: &[
             "The conversation history was summarized or compressed and you need the user's original goal.",
@@ -49,15 +51,12 @@ pub static TOOL: ToolDef = ToolDef {
             },
         ],
         tags: &["chat", "history", "dialog", "recall", "first request"],
-        invocation_message: "Recalling the first request of the dialog",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let resolved = resolve_dialog(ctx, args.session_id.as_deref())?;
     let stored = &*resolved.stored;
     if !stored.available {

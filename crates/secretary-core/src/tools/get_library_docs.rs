@@ -3,7 +3,6 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::docs;
 use crate::host;
@@ -28,6 +27,9 @@ pub static TOOL: ToolDef = ToolDef {
         name: "get_library_docs",
         reference_name: "getLibraryDocs",
         display_name: "Get Library Docs",
+        deferred: true,
+        invocation_message: "Reading the library docs",
+        schema: schema_for::<Args>,
         summary: "Read a library's docs for the installed version.",
         when_to_use: &[
             "You resolved a library with resolve_library_id and need how its API works.",
@@ -57,16 +59,12 @@ pub static TOOL: ToolDef = ToolDef {
             },
         ],
         tags: &["library", "documentation", "docs", "api", "reference", "readme", "usage", "context7", "version"],
-        deferred: true,
-        invocation_message: "Reading the library docs",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let host = host::require(ctx.host)?;
     Ok(docs::get_docs(host, &args.library_id, args.query.as_deref(), args.max_chars)?.into())
 }

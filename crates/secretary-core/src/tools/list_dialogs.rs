@@ -26,6 +26,8 @@ pub static TOOL: ToolDef = ToolDef {
         name: "list_dialogs",
         reference_name: "listDialogs",
         display_name: "List Dialogs",
+        invocation_message: "Listing recent dialogs",
+        schema: schema_for::<Args>,
         summary: "List recent chat dialogs of this workspace.",
         when_to_use: &[
             "You need the id of an earlier dialog to read its requests.",
@@ -41,15 +43,12 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"query\": \"dark mode\", \"limit\": 5}", shows: "dialogs that talked about dark mode" },
         ],
         tags: &["chat", "history", "dialogs", "sessions", "list"],
-        invocation_message: "Listing recent dialogs",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let store = sessions(ctx)?;
     let limit = limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT)?;
     let words: Vec<String> = args

@@ -3,7 +3,6 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::docs;
 use crate::host;
@@ -23,6 +22,9 @@ pub static TOOL: ToolDef = ToolDef {
         name: "resolve_library_id",
         reference_name: "resolveLibraryId",
         display_name: "Resolve Library ID",
+        deferred: true,
+        invocation_message: "Resolving the library",
+        schema: schema_for::<Args>,
         summary: "Find the docs id of a library by its name.",
         when_to_use: &[
             "You are about to use a library's API and want its documentation for the version this workspace has \
@@ -50,16 +52,12 @@ pub static TOOL: ToolDef = ToolDef {
             },
         ],
         tags: &["library", "documentation", "docs", "api", "package", "npm", "crate", "pypi", "context7", "version"],
-        deferred: true,
-        invocation_message: "Resolving the library",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let host = host::require(ctx.host)?;
     Ok(docs::resolve(host, &args.library_name)?.into())
 }

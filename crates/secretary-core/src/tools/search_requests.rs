@@ -31,6 +31,8 @@ pub static TOOL: ToolDef = ToolDef {
         name: "search_requests",
         reference_name: "searchRequests",
         display_name: "Search Requests",
+        invocation_message: "Searching past requests",
+        schema: schema_for::<Args>,
         summary: "Search the user's past requests across dialogs.",
         when_to_use: &[
             "The user says \"as I said before\" or \"like last time\" and you need their earlier words.",
@@ -54,15 +56,12 @@ pub static TOOL: ToolDef = ToolDef {
             },
         ],
         tags: &["chat", "history", "search", "requests", "find"],
-        invocation_message: "Searching past requests",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let store = sessions(ctx)?;
     let query = args.query.trim();
     if query.is_empty() {

@@ -18,6 +18,8 @@ pub static TOOL: ToolDef = ToolDef {
         name: "tool_active",
         reference_name: "toolActive",
         display_name: "Active Tools",
+        invocation_message: "Listing active tools",
+        schema: schema_for::<Args>,
         summary: "List the tools that are active now.",
         when_to_use: &[
             "You want to know which loaded tools you can call.",
@@ -27,15 +29,12 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"tools\": [{\"name\", \"description\", \"source\"}], \"count\": 7}`.",
         examples: &[Example { args: "{}", shows: "every active tool with a one-line description" }],
         tags: &["tools", "discovery", "active", "list"],
-        invocation_message: "Listing active tools",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let _: Args = parse_args(args)?;
+fn run(_: Args, ctx: &ToolContext) -> ToolOutcome {
     let catalog = catalog(ctx)?;
     let tools: Vec<Value> = catalog
         .active_tools()

@@ -28,6 +28,8 @@ pub static TOOL: ToolDef = ToolDef {
         name: "tool_call",
         reference_name: "toolCall",
         display_name: "Call Tool",
+        invocation_message: "Calling a loaded tool",
+        schema: schema_for::<Args>,
         summary: "Call a loaded tool that is not in your list.",
         when_to_use: &[
             "You loaded an external tool with tool_load and it is not among your own tools.",
@@ -41,17 +43,14 @@ pub static TOOL: ToolDef = ToolDef {
             shows: "calling a loaded external tool",
         }],
         tags: &["tools", "discovery", "call", "invoke"],
-        invocation_message: "Calling a loaded tool",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
 /// Validates the call; on success the result carries `{"call": {"name", "input"}}` for the host
 /// to perform.
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let catalog = catalog(ctx)?;
     match catalog.resolve(&args.name) {
         Resolved::Found(_, tool) if !catalog.is_active(&tool.name) => Err(ToolResult::failure(

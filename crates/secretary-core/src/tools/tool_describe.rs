@@ -2,7 +2,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::catalog;
 use crate::tool::catalog::Resolved;
@@ -22,6 +22,8 @@ pub static TOOL: ToolDef = ToolDef {
         name: "tool_describe",
         reference_name: "toolDescribe",
         display_name: "Describe Tool",
+        invocation_message: "Reading a tool's description",
+        schema: schema_for::<Args>,
         summary: "Read a tool's full description and schema.",
         when_to_use: &[
             "tool_find returned a promising tool and you need its arguments before calling it.",
@@ -34,15 +36,12 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"chat_secretary_get_request\"}", shows: "the schema of the request-recall tool" },
         ],
         tags: &["tools", "discovery", "schema", "describe"],
-        invocation_message: "Reading a tool's description",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let catalog = catalog(ctx)?;
     match catalog.resolve(&args.name) {
         Resolved::Found(_, tool) => {

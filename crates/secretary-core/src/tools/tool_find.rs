@@ -29,6 +29,8 @@ pub static TOOL: ToolDef = ToolDef {
         name: "tool_find",
         reference_name: "toolFind",
         display_name: "Find Tools",
+        invocation_message: "Searching the tool catalog",
+        schema: schema_for::<Args>,
         summary: "Search all available tools by what they do.",
         when_to_use: &[
             "You need a capability none of your current tools has.",
@@ -45,15 +47,12 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"query\": \"recall earlier chat request\", \"limit\": 3}", shows: "the Secretary's own dialog tools" },
         ],
         tags: &["tools", "discovery", "search", "find"],
-        invocation_message: "Searching the tool catalog",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let catalog = catalog(ctx)?;
     let query = args.query.trim();
     if query.is_empty() {

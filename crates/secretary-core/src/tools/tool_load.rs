@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::catalog;
 use crate::tool::catalog::Resolved;
@@ -23,6 +23,8 @@ pub static TOOL: ToolDef = ToolDef {
         name: "tool_load",
         reference_name: "toolLoad",
         display_name: "Load Tools",
+        invocation_message: "Loading tools",
+        schema: schema_for::<Args>,
         summary: "Activate tools found with tool_find.",
         when_to_use: &[
             "tool_find returned a tool with `active: false` that you want to call.",
@@ -37,15 +39,12 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"names\": [\"fetch_webpage\", \"github_search\"]}", shows: "activating two external tools at once" },
         ],
         tags: &["tools", "discovery", "load", "activate"],
-        invocation_message: "Loading tools",
-        schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    let args: Args = parse_args(args)?;
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let catalog = catalog(ctx)?;
     if args.names.is_empty() {
         return Err(ToolResult::error("Names must list at least one tool"));
