@@ -51,69 +51,21 @@ pub(crate) fn expect(b: &[u8], at: usize, byte: u8) -> Scan<usize> {
 pub(crate) fn string_body(b: &[u8], mut at: usize) -> Scan<(usize, bool)> {
     let mut escaped = false;
     if at + 16 <= b.len() {
-        let base = at;
-        let mut mask = simd::mask16(b, base);
-        at = base + 16;
-        while mask != 0 {
-            let p = base + mask.trailing_zeros() as usize;
-            match b.get(p) {
-                Some(b'"') => return Ok((p + 1, escaped)),
-                Some(b'\\') => {
-                    escaped = true;
-                    let next = escape(b, p)?;
-                    let off = next - base;
-                    if off >= 16 {
-                        at = next;
-                        break;
-                    }
-                    mask &= !0u32 << off;
-                }
-                _ => return Err(Bail),
-            }
+        match chunk(b, at, 16, u64::from(simd::mask16(b, at)), &mut escaped)? {
+            Chunk::End(end) => return Ok((end, escaped)),
+            Chunk::Next(next) => at = next,
         }
     }
     while at + 64 <= b.len() {
-        let base = at;
-        let mut mask = mask64(b, base);
-        at = base + 64;
-        while mask != 0 {
-            let p = base + mask.trailing_zeros() as usize;
-            match b.get(p) {
-                Some(b'"') => return Ok((p + 1, escaped)),
-                Some(b'\\') => {
-                    escaped = true;
-                    let next = escape(b, p)?;
-                    let off = next - base;
-                    if off >= 64 {
-                        at = next;
-                        break;
-                    }
-                    mask &= !0u64 << off;
-                }
-                _ => return Err(Bail),
-            }
+        match chunk(b, at, 64, mask64(b, at), &mut escaped)? {
+            Chunk::End(end) => return Ok((end, escaped)),
+            Chunk::Next(next) => at = next,
         }
     }
     while at + 16 <= b.len() {
-        let base = at;
-        let mut mask = simd::mask16(b, base);
-        at = base + 16;
-        while mask != 0 {
-            let p = base + mask.trailing_zeros() as usize;
-            match b.get(p) {
-                Some(b'"') => return Ok((p + 1, escaped)),
-                Some(b'\\') => {
-                    escaped = true;
-                    let next = escape(b, p)?;
-                    let off = next - base;
-                    if off >= 16 {
-                        at = next;
-                        break;
-                    }
-                    mask &= !0u32 << off;
-                }
-                _ => return Err(Bail),
-            }
+        match chunk(b, at, 16, u64::from(simd::mask16(b, at)), &mut escaped)? {
+            Chunk::End(end) => return Ok((end, escaped)),
+            Chunk::Next(next) => at = next,
         }
     }
     loop {
@@ -128,6 +80,39 @@ pub(crate) fn string_body(b: &[u8], mut at: usize) -> Scan<(usize, bool)> {
             _ => return Err(Bail),
         }
     }
+}
+
+/// Where a chunk of a string leaves the scan.
+enum Chunk {
+    /// The string ends here: the position after its closing quote.
+    End(usize),
+    /// The string goes on: the next position to read (past the chunk, or past an escape that
+    /// crosses its end).
+    Next(usize),
+}
+
+/// Handles every special byte of the `width` bytes at `base` from their `mask` (bit `i` for
+/// `b[base + i]`): the closing quote ends the string, an escape is checked and its bytes cleared
+/// from the mask, anything else (a control character) bails.
+#[inline(always)]
+fn chunk(b: &[u8], base: usize, width: usize, mut mask: u64, escaped: &mut bool) -> Scan<Chunk> {
+    while mask != 0 {
+        let p = base + mask.trailing_zeros() as usize;
+        match b.get(p) {
+            Some(b'"') => return Ok(Chunk::End(p + 1)),
+            Some(b'\\') => {
+                *escaped = true;
+                let next = escape(b, p)?;
+                let off = next - base;
+                if off >= width {
+                    return Ok(Chunk::Next(next));
+                }
+                mask &= !0u64 << off;
+            }
+            _ => return Err(Bail),
+        }
+    }
+    Ok(Chunk::Next(base + width))
 }
 
 /// Bit `i` set when `b[at + i]` is special, for 64 bytes; the caller guarantees
