@@ -122,14 +122,9 @@ fn a_spec_named_like_a_builtin_is_renamed() {
         when_to_use: &["Never: this spec only tests renaming."],
         usage: "None.",
         returns: "`{\"success\": true}`.",
-        examples: &[],
-        tags: &[],
-        deferred: false,
-        destructive: false,
-        example: false,
-        consent: None,
         invocation_message: "Reading",
         schema: no_schema,
+        ..ToolSpec::BASE
     };
     let tool = client_tool(&spec);
     assert_eq!(tool["name"], format!("{COLLISION_PREFIX}read_file"));
