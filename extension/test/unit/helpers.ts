@@ -25,3 +25,18 @@ export function copySamples(): { dir: string; storage: string; cleanup(): void }
     cleanup: temp.cleanup,
   };
 }
+
+/** The lines a stream writes, as they complete (a raw JSON-RPC peer's view of a server's stdout). */
+export function linesOf(stream: NodeJS.ReadableStream): string[] {
+  const lines: string[] = [];
+  let buffer = '';
+  stream.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let newline;
+    while ((newline = buffer.indexOf('\n')) !== -1) {
+      lines.push(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+    }
+  });
+  return lines;
+}

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 
 import { fetchOnce, MAX_BODY_BYTES } from '../../src/host/http';
 import { NodeHost } from '../../src/host/nodeHost';
-import { ROOT, SAMPLES, tempDir } from './helpers';
+import { linesOf, ROOT, SAMPLES, tempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const TODO_APP = '/home/dev/projects/todo-app';
@@ -28,17 +28,8 @@ function mcp(args: string[], env: Record<string, string> = {}) {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...CLEAN_ENV, MCP_TOOL_PREFIX: 'secretary', ...env },
   }) as ChildProcessWithoutNullStreams;
-  const lines: string[] = [];
-  let buffer = '';
+  const lines = linesOf(child.stdout);
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let newline;
-    while ((newline = buffer.indexOf('\n')) !== -1) {
-      lines.push(buffer.slice(0, newline));
-      buffer = buffer.slice(newline + 1);
-    }
-  });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),

@@ -12,7 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { sharedFixturesOrSkip } from '../sharedFixtures';
-import { ROOT, SAMPLES, tempDir } from './helpers';
+import { linesOf, ROOT, SAMPLES, tempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const TODO_APP = '/home/dev/projects/todo-app';
@@ -274,16 +274,7 @@ test('MCP_TOOL_PREFIX renames the tools: empty for plain names, any other value 
 /** The server as a plain process: raw lines in, parsed lines out. */
 function rawServer(args: string[]) {
   const child = spawn(process.execPath, [CLI, 'mcp', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, MCP_TOOL_PREFIX: 'secretary' } });
-  const lines: string[] = [];
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let newline;
-    while ((newline = buffer.indexOf('\n')) !== -1) {
-      lines.push(buffer.slice(0, newline));
-      buffer = buffer.slice(newline + 1);
-    }
-  });
+  const lines = linesOf(child.stdout);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const messages = () => lines.map((line) => JSON.parse(line) as { id?: unknown; method?: string; error?: { code: number; message: string }; result?: unknown });
   const reply = async (id: unknown) => {
