@@ -45,19 +45,27 @@ export async function openDialog(entry: StoredDialog, log: Logger): Promise<vsco
   return file;
 }
 
+/** Opens the dialog `sessionId` where it lives (`openDialog`); one the Secretary has not read yet
+ * as a VS Code chat. */
+async function openById(sessions: DialogSessionsService, sessionId: string, log: Logger): Promise<vscode.Uri> {
+  const entry = sessions.getSession(sessionId);
+  return entry ? openDialog(entry, log) : openInChat(sessionId, log);
+}
+
 /** The sidebar's commands: open a dialog, and search past requests in a quick pick. */
 export function registerDialogCommands(sessions: DialogSessionsService, log: Logger): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(OPEN_IN_CHAT_COMMAND, async (target?: SecretaryNode | string) => {
-      const entry = typeof target === 'string' ? sessions.getSession(target) : target && 'entry' in target ? target.entry : undefined;
-      if (!entry) {
+      const entry = target && typeof target !== 'string' && 'entry' in target ? target.entry : undefined;
+      const sessionId = typeof target === 'string' ? target : entry?.dialog.sessionId;
+      if (!sessionId) {
         return undefined;
       }
       try {
-        return await openDialog(entry, log);
+        return await (entry ? openDialog(entry, log) : openById(sessions, sessionId, log));
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        log.error(`could not open dialog ${entry.dialog.sessionId}: ${message}`);
+        log.error(`could not open dialog ${sessionId}: ${message}`);
         void vscode.window.showErrorMessage(`Cannot open the dialog: ${message}`);
         return undefined;
       }
@@ -134,8 +142,7 @@ async function searchRequests(sessions: DialogSessionsService, log: Logger, quer
   clearTimeout(timer);
   pick.dispose();
   if (hit) {
-    const entry = sessions.getSession(hit.sessionId);
-    await (entry ? openDialog(entry, log) : openInChat(hit.sessionId, log));
+    await openById(sessions, hit.sessionId, log);
   }
   return hit;
 }
