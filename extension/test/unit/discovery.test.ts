@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 
 import {
+  canonicalKey,
   EMPTY_WINDOW,
   defaultUserDataDirs,
   folderKey,
@@ -87,4 +88,15 @@ test('default user-data folders cover desktop builds, servers and code-server pe
   } finally {
     temp.cleanup();
   }
+});
+
+test('canonicalKey gives a workspace.json URI the one spelling; other keys and odd URIs stay as they are', () => {
+  // VS Code encodes ( ) ! ' that Node leaves; both name the same folder.
+  assert.equal(canonicalKey("file:///home/u/it%27s%20%28v2%29%21"), "file:///home/u/it's%20(v2)!");
+  assert.equal(canonicalKey('file:///home/u/proj'), 'file:///home/u/proj');
+  // Not a local folder, or not a file URI: no spelling to give, kept as written.
+  assert.equal(canonicalKey('file://server/share/proj'), 'file://server/share/proj');
+  assert.equal(canonicalKey('file:///a%2Fb'), 'file:///a%2Fb');
+  assert.equal(canonicalKey('vscode-remote://ssh-remote%2Bhost/home/u/proj'), 'vscode-remote://ssh-remote%2Bhost/home/u/proj');
+  assert.equal(canonicalKey('/storage/workspaceStorage/abc'), '/storage/workspaceStorage/abc');
 });
