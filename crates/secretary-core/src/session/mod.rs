@@ -128,36 +128,34 @@ fn first_key(bytes: &[u8]) -> Option<&[u8]> {
     (rest[end] == b'"').then(|| &rest[..end])
 }
 
-/// Whether the first line's object has a top-level `kind` / `type` key (values are skipped, not
-/// built). Only used when the first key did not decide; `None` while the first line is not a
-/// whole JSON object.
-fn first_line_keys(bytes: &[u8]) -> Option<(bool, bool)> {
-    use serde::de::{IgnoredAny, MapAccess, Visitor};
-    struct Keys;
-    impl<'de> Visitor<'de> for Keys {
-        type Value = (bool, bool);
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(bool, bool), A::Error> {
-            let (mut kind, mut typ) = (false, false);
-            while let Some(key) = map.next_key::<de::Key<'de>>()? {
-                kind |= key.0 == "kind";
-                typ |= key.0 == "type";
-                map.next_value::<IgnoredAny>()?;
-            }
-            Ok((kind, typ))
-        }
-    }
+/// How much of a file's first line the format sniffing reads. Every format puts the keys that
+/// tell it apart (`kind`, `type`, `parentUuid`, `payload`) before any large value, and a bound
+/// keeps choosing the reader cheap for a one-line `.json` session of hundreds of MB.
+pub(crate) const SNIFF_BYTES: usize = 64 * 1024;
+
+/// The top-level members of the object on the first non-blank line (a BOM skipped), read from at
+/// most its first [`SNIFF_BYTES`]: see [`scan::leading_members`]. The answer depends on the
+/// line's head only, so it does not change as a log's first line is written out.
+pub(crate) fn first_line_members(bytes: &[u8]) -> Vec<(&str, &[u8])> {
     let bytes = bytes
         .strip_prefix(b"\xEF\xBB\xBF".as_slice())
         .unwrap_or(bytes);
-    let line = match memchr::memchr(b'\n', bytes) {
-        Some(end) => &bytes[..end],
-        None => bytes,
+    let Some(start) = bytes.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return Vec::new();
     };
-    let text = std::str::from_utf8(line).ok()?;
-    serde::Deserializer::deserialize_map(&mut serde_json::Deserializer::from_str(text), Keys).ok()
+    let head = &bytes[start..bytes.len().min(start + SNIFF_BYTES)];
+    let line = match memchr::memchr(b'\n', head) {
+        Some(end) => &head[..end],
+        None => head,
+    };
+    scan::leading_members(line)
+}
+
+/// Whether the first line's object has a top-level `kind` / `type` key.
+fn first_line_keys(bytes: &[u8]) -> (bool, bool) {
+    let members = first_line_members(bytes);
+    let has = |name: &str| members.iter().any(|(key, _)| *key == name);
+    (has("kind"), has("type"))
 }
 
 fn has_component(file_name: &str, wanted: &str) -> bool {
@@ -186,8 +184,8 @@ pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> FileKind {
     }
     if key.is_some() {
         match first_line_keys(bytes) {
-            Some((true, _)) => return FileKind::Jsonl,
-            Some((false, true)) => return FileKind::Transcript,
+            (true, _) => return FileKind::Jsonl,
+            (false, true) => return FileKind::Transcript,
             _ => {}
         }
     }
@@ -625,5 +623,34 @@ fn details_of(response: Option<&Got<Vec<RespPart>>>) -> ResponseDetails {
             markdown: String::new(),
             tool_calls: 0,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sniff reads the first line's head only: a key past [`SNIFF_BYTES`] is not seen, and
+    /// a huge or broken rest of the line does not hide the keys before it.
+    #[test]
+    fn format_sniffing_reads_a_bounded_head() {
+        let long = "a".repeat(SNIFF_BYTES);
+        let late = format!("{{\"x\":\"{long}\",\"type\":\"user\"}}\n");
+        let keys = |text: &str| -> Vec<String> {
+            first_line_members(text.as_bytes())
+                .iter()
+                .map(|(key, _)| key.to_string())
+                .collect()
+        };
+        assert_eq!(keys(&late), ["x"]);
+        let early = format!("\u{feff}\n  {{\"type\":\"user\",\"x\":\"{long}\" broken");
+        let members = first_line_members(early.as_bytes());
+        assert_eq!(members.first(), Some(&("type", b"\"user\"".as_slice())));
+        assert_eq!(members.len(), 2);
+        // Only the first line counts.
+        assert_eq!(
+            first_line_members(b"{\"a\":1,\n\"type\":\"user\"}").len(),
+            1
+        );
     }
 }

@@ -256,6 +256,50 @@ pub(crate) fn skip_value(b: &[u8], at: usize) -> Scan<usize> {
     }
 }
 
+/// The members of the object that opens `b`, in order, as far as they can be read: each key
+/// with its value's bytes. The walk ends at the object's end, at a key it cannot read plainly
+/// (written with escapes, not UTF-8), and at a value it does not vouch for, which is kept with
+/// the rest of `b` as its bytes (cut by the end of `b`, or malformed): the key was written.
+/// Nothing past `b` is looked at.
+///
+/// Why: telling formats apart needs a few top-level keys of a file's first line, and a VS Code
+/// `.json` session is one line of up to hundreds of MB. Sniffing a bounded head of it keeps the
+/// cost of choosing the reader independent of the file's size (the reader then walks it once).
+pub(crate) fn leading_members(b: &[u8]) -> Vec<(&str, &[u8])> {
+    let mut out = Vec::new();
+    let Ok(mut at) = expect(b, 0, b'{') else {
+        return out;
+    };
+    if b.get(ws(b, at)) == Some(&b'}') {
+        return out;
+    }
+    loop {
+        let Ok(start) = expect(b, at, b'"') else {
+            return out;
+        };
+        let Ok((end, false)) = string_body(b, start) else {
+            return out;
+        };
+        let (Ok(key), Ok(value_at)) = (
+            std::str::from_utf8(&b[start..end - 1]),
+            expect(b, end, b':'),
+        ) else {
+            return out;
+        };
+        let value_at = ws(b, value_at);
+        let Ok(value_end) = skip_value(b, value_at) else {
+            out.push((key, &b[value_at.min(b.len())..]));
+            return out;
+        };
+        out.push((key, &b[value_at..value_end]));
+        at = ws(b, value_end);
+        match b.get(at) {
+            Some(b',') => at += 1,
+            _ => return out,
+        }
+    }
+}
+
 /// Whether a byte ends a run of plain string content.
 #[inline(always)]
 fn is_special(byte: u8) -> bool {
@@ -438,6 +482,31 @@ mod tests {
                 assert!(serde_json::from_str::<String>(&quoted).is_ok());
             }
         }
+    }
+
+    #[test]
+    fn leading_members_read_what_the_head_holds() {
+        let keys = |text: &str| {
+            leading_members(text.as_bytes())
+                .into_iter()
+                .map(|(k, v)| format!("{k}={}", String::from_utf8_lossy(v)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            keys(r#" { "type" : "x", "n": [1, {"a": "}"}] , "e":{} }"#),
+            ["type=\"x\"", "n=[1, {\"a\": \"}\"}]", "e={}"]
+        );
+        // A value cut by the end of the head is the last one, with what the head holds of it;
+        // so is a malformed one. An escaped key or a missing comma ends the walk; a non-object
+        // gives nothing.
+        assert_eq!(
+            keys(r#"{"type":"a","requests":[{"message":"hel"#),
+            ["type=\"a\"", "requests=[{\"message\":\"hel"]
+        );
+        assert_eq!(keys(r#"{"a":1,"b":[1,]}"#), ["a=1", "b=[1,]}"]);
+        assert_eq!(keys(r#"{"a":1,"\u0074ype":"x","b":2}"#), ["a=1"]);
+        assert_eq!(keys(r#"{"a":1 "b":2}"#), ["a=1"]);
+        assert!(keys("[1]").is_empty() && keys("{}").is_empty() && keys("").is_empty());
     }
 
     #[test]

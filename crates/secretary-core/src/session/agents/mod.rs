@@ -85,17 +85,6 @@ fn has_component(path: &str, wanted: &str) -> bool {
     path.split(['/', '\\']).any(|c| c == wanted)
 }
 
-/// The top-level keys that tell the formats apart, read from the first line.
-#[derive(Deserialize, Default)]
-struct Sniff<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Option<&'a RawValue>,
-    #[serde(rename = "parentUuid", borrow, default)]
-    parent_uuid: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    payload: Option<&'a RawValue>,
-}
-
 /// Claude Code's line types (the first line of a transcript is one of them).
 const CLAUDE_TYPES: &[&str] = &[
     "user",
@@ -128,24 +117,18 @@ pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> Option<Agent> {
     if rest.first() != Some(&b'{') {
         return None;
     }
-    let line = match memchr::memchr(b'\n', rest) {
-        Some(end) => &rest[..end],
-        None => rest,
-    };
-    let sniff = std::str::from_utf8(line)
-        .ok()
-        .and_then(|text| serde_json::from_str::<Sniff>(text).ok());
-    let kind = sniff
-        .as_ref()
-        .and_then(|s| s.kind)
-        .and_then(|k| serde_json::from_str::<String>(k.get()).ok());
-    if let Some(sniff) = &sniff {
-        if kind.as_deref() == Some("session_meta") || sniff.payload.is_some() {
-            return Some(Agent::Codex);
-        }
-        if sniff.parent_uuid.is_some() {
-            return Some(Agent::ClaudeCode);
-        }
+    // The first line's head only (see `first_line_members`): its keys decide, not whether the
+    // rest of a possibly huge line is valid.
+    let members = super::first_line_members(rest);
+    let member = |name: &str| members.iter().rev().find(|(key, _)| *key == name);
+    let kind = member("type")
+        .and_then(|(_, value)| std::str::from_utf8(value).ok())
+        .and_then(|value| serde_json::from_str::<String>(value).ok());
+    if kind.as_deref() == Some("session_meta") || member("payload").is_some() {
+        return Some(Agent::Codex);
+    }
+    if member("parentUuid").is_some() {
+        return Some(Agent::ClaudeCode);
     }
     if let Some(kind) = kind.as_deref() {
         if CLAUDE_TYPES.contains(&kind) {
