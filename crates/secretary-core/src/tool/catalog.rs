@@ -7,7 +7,7 @@
 //! constructors (`Catalog::new`, in `crate::registry::catalog`) give it every tool, so this layer
 //! never names the tool list.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
@@ -61,8 +61,10 @@ pub enum Resolved<'a> {
 pub struct Catalog {
     tools: Vec<CatalogTool>,
     /// Lexical TF-IDF fused with the static-embedding signal (or lexical only, see
-    /// [`Catalog::set_semantic`]).
-    index: HybridIndex,
+    /// [`Catalog::set_semantic`]), built on the first search: a host that never searches its
+    /// tools (most calls recall dialogs) does not pay for embedding them, nor for parsing the
+    /// embedding table.
+    index: OnceCell<HybridIndex>,
     semantic: bool,
     active: RefCell<BTreeSet<String>>,
     /// The Secretary's own tools this catalog was built from (every tool, from the registry).
@@ -109,10 +111,9 @@ impl Catalog {
             .filter(|t| t.active)
             .map(|t| t.name.clone())
             .collect();
-        let index = build_index(&tools, semantic);
         Catalog {
             tools,
-            index,
+            index: OnceCell::new(),
             semantic,
             active: RefCell::new(active),
             own_tools,
@@ -144,7 +145,6 @@ impl Catalog {
             .into_iter()
             .filter(|t| !t.name.trim().is_empty() && seen.insert(t.name.clone()))
             .collect();
-        let index = build_index(&tools, semantic);
         let active = tools
             .iter()
             .filter(|t| t.active)
@@ -152,7 +152,7 @@ impl Catalog {
             .collect();
         Catalog {
             tools,
-            index,
+            index: OnceCell::new(),
             semantic,
             active: RefCell::new(active),
             own_tools: &[],
@@ -185,8 +185,14 @@ impl Catalog {
     pub fn set_semantic(&mut self, on: bool) {
         if self.semantic != on {
             self.semantic = on;
-            self.index = build_index(&self.tools, on);
+            self.index = OnceCell::new();
         }
+    }
+
+    /// The search index, built on first use.
+    fn index(&self) -> &HybridIndex {
+        self.index
+            .get_or_init(|| build_index(&self.tools, self.semantic))
     }
 
     pub fn is_semantic(&self) -> bool {
@@ -224,7 +230,7 @@ impl Catalog {
 
     /// Ranked tools for a query; empty for a blank query.
     pub fn search(&self, query: &str, limit: usize) -> Vec<(HybridHit, &CatalogTool)> {
-        self.index
+        self.index()
             .search(query, limit)
             .into_iter()
             .filter_map(|hit| self.tools.get(hit.doc).map(|tool| (hit, tool)))
@@ -280,7 +286,7 @@ impl Catalog {
     /// rank (a mistyped name shares words, not meaning), then by edit distance.
     pub fn closest(&self, name: &str, n: usize) -> Vec<String> {
         let mut names: Vec<String> = self
-            .index
+            .index()
             .lexical()
             .search(name, n)
             .into_iter()
@@ -410,5 +416,33 @@ mod tests {
             "First line."
         );
         assert_eq!(short_description(&"x".repeat(200), 10).chars().count(), 10);
+    }
+
+    /// Assembling, swapping external tools and switching semantic search build no index: the
+    /// first search does (and the embedding table is parsed then, not when a host starts).
+    #[test]
+    fn the_index_is_built_on_the_first_search() {
+        let tool = |name: &str| CatalogTool {
+            name: name.into(),
+            description: format!("{name} reads the files of a workspace"),
+            input_schema: None,
+            tags: Vec::new(),
+            source: None,
+            category: None,
+            keywords: Vec::new(),
+            active: false,
+            own: None,
+        };
+        let mut catalog = Catalog::external_only(vec![tool("alpha"), tool("beta")]);
+        assert!(catalog.index.get().is_none());
+        assert_eq!(catalog.search("workspace files", 5).len(), 2);
+        assert!(catalog.index.get().is_some());
+        catalog.set_semantic(false);
+        assert!(catalog.index.get().is_none());
+        assert!(!catalog.closest("alpah", 1).is_empty());
+        assert!(catalog.index.get().is_some());
+        let next = catalog.with_external(vec![tool("gamma")]);
+        assert!(next.index.get().is_none());
+        assert_eq!(next.search("workspace", 5)[0].1.name, "gamma");
     }
 }
