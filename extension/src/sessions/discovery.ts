@@ -207,11 +207,21 @@ export function sessionsUnder(root: string): SessionFile[] {
 
 /** `.json` and `.jsonl` files of a folder, sorted; none when the folder is missing. */
 export function listSessionFiles(dir: string): string[] {
-  return listDir(dir)
-    .filter((name) => name.endsWith('.json') || name.endsWith('.jsonl'))
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  // The directory listing tells regular files apart without a stat each (a cold scan of 1,000
+  // files paid 1,000 extra stats here; Node itself lstats an entry whose type the file system
+  // did not report); a link is followed by a stat as before.
+  return entries
+    .filter((entry) => entry.name.endsWith('.json') || entry.name.endsWith('.jsonl'))
+    .filter((entry) => entry.isFile() || (entry.isSymbolicLink() && isFile(path.join(dir, entry.name))))
+    .map((entry) => entry.name)
     .sort()
-    .map((name) => path.join(dir, name))
-    .filter((file) => isFile(file));
+    .map((name) => path.join(dir, name));
 }
 
 /** The names in `dir`; none when it cannot be read. */

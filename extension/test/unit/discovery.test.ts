@@ -65,8 +65,13 @@ test('finds transcripts, transferred sessions and ignores other files', () => {
     fs.writeFileSync(path.join(ws, 'chatSessions', 'notes.txt'), 'x');
     fs.mkdirSync(path.join(ws, 'chatSessions', 'folder.json'));
     fs.writeFileSync(path.join(user, 'globalStorage', 'transferredChatSessions', 't.json'), '{}');
+    // Links are followed: to a file it is a session, to a folder or to nothing it is not.
+    fs.writeFileSync(path.join(temp.dir, 'elsewhere.json'), '{}');
+    fs.symlinkSync(path.join(temp.dir, 'elsewhere.json'), path.join(ws, 'chatSessions', 'linked.json'));
+    fs.symlinkSync(path.join(ws, 'chatSessions', 'folder.json'), path.join(ws, 'chatSessions', 'to-folder.json'));
+    fs.symlinkSync(path.join(temp.dir, 'gone.json'), path.join(ws, 'chatSessions', 'dangling.json'));
     const kinds = sessionsOfUser(user).map((f) => `${f.kind}:${path.basename(f.path)}`).sort();
-    assert.deepEqual(kinds, ['native:s2.json', 'transcript:s1.jsonl', 'transferred:t.json']);
+    assert.deepEqual(kinds, ['native:linked.json', 'native:s2.json', 'transcript:s1.jsonl', 'transferred:t.json']);
   } finally {
     temp.cleanup();
   }
