@@ -101,14 +101,17 @@ const builds = { core: [], lex: [], mini: [] };
 let core;
 let lex;
 let mini;
+// The core builds its index on the first search: a build is timed up to the first answer.
 for (let i = 0; i < 5; i += 1) {
   let t = performance.now();
   core?.free();
   core = new wasm.ToolIndex(catalogJson, true);
+  core.search(queries[0], 10);
   builds.core.push(performance.now() - t);
   t = performance.now();
   lex?.free();
   lex = new wasm.ToolIndex(catalogJson, false);
+  lex.search(queries[0], 10);
   builds.lex.push(performance.now() - t);
   t = performance.now();
   mini = miniSearch(catalog);
@@ -123,7 +126,7 @@ const coreTimes = timeQueries((q) => JSON.parse(core.search(q, 10)), queries);
 const lexTimes = timeQueries((q) => JSON.parse(lex.search(q, 10)), queries);
 const miniTimes = timeQueries((q) => mini.search(q).slice(0, 10), queries);
 
-console.log(`| 10,000 tools, ${queries.length} queries | index build ms (median of 5) | query p50 µs | query p99 µs |`);
+console.log(`| 10,000 tools, ${queries.length} queries | index build + first query ms (median of 5) | query p50 µs | query p99 µs |`);
 console.log('|---|---:|---:|---:|');
 console.log(`| Secretary core (WASM, hybrid: TF-IDF + embeddings; the default) | ${builds.core[2].toFixed(1)} | ${us(coreTimes.p50)} | ${us(coreTimes.p99)} |`);
 console.log(`| Secretary core (WASM, TF-IDF alone) | ${builds.lex[2].toFixed(1)} | ${us(lexTimes.p50)} | ${us(lexTimes.p99)} |`);
