@@ -68,24 +68,43 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile
   return found;
 }
 
-/** Folders to watch so that new and growing agent logs are read (like VS Code's session folders). */
-export function agentWatchDirs(roots: AgentRoots = agentRoots()): string[] {
-  const dirs = [roots.copilot, ...listDir(roots.copilot).map((n) => path.join(roots.copilot, n)).filter(isDir)];
-  dirs.push(roots.claude, ...listDir(roots.claude).map((n) => path.join(roots.claude, n)).filter(isDir));
-  dirs.push(roots.codex, ...codexDayDirs(roots.codex));
-  return dirs.filter(isDir);
+/**
+ * Folders to watch so that new and growing agent logs are read (like VS Code's session folders):
+ * each root and the folders a new log appears in, plus Codex's year and month folders (a new
+ * day's folder appears in its month: without them, the first session after midnight waited for a
+ * Refresh). A root that does not exist yet is watched through its parent (`~/.claude` for
+ * `~/.claude/projects`), never through the home folder itself, whose every dotfile write would
+ * wake the sync.
+ */
+export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = os.homedir()): string[] {
+  const subdirs = (dir: string) => listDir(dir).map((n) => path.join(dir, n)).filter(isDir);
+  const dirs = [roots.copilot, ...subdirs(roots.copilot), roots.claude, ...subdirs(roots.claude)];
+  const codex = codexDateDirs(roots.codex);
+  dirs.push(roots.codex, ...codex.years, ...codex.months, ...codex.days);
+  for (const root of [roots.copilot, roots.claude, roots.codex]) {
+    const parent = path.dirname(root);
+    if (!isDir(root) && path.resolve(parent) !== path.resolve(home)) {
+      dirs.push(parent);
+    }
+  }
+  return [...new Set(dirs)].filter(isDir);
 }
 
 function codexDayDirs(root: string): string[] {
-  const out: string[] = [];
-  for (const y of listDir(root).filter((n) => /^\d{4}$/.test(n)).sort()) {
-    for (const m of listDir(path.join(root, y)).filter((n) => /^\d{2}$/.test(n)).sort()) {
-      for (const d of listDir(path.join(root, y, m)).filter((n) => /^\d{2}$/.test(n)).sort()) {
-        out.push(path.join(root, y, m, d));
-      }
-    }
-  }
-  return out;
+  return codexDateDirs(root).days;
+}
+
+/** Codex's `sessions/YYYY`, `YYYY/MM` and `YYYY/MM/DD` folders. */
+function codexDateDirs(root: string): { years: string[]; months: string[]; days: string[] } {
+  const within = (dir: string, pattern: RegExp) =>
+    listDir(dir)
+      .filter((n) => pattern.test(n))
+      .sort()
+      .map((n) => path.join(dir, n));
+  const years = within(root, /^\d{4}$/);
+  const months = years.flatMap((year) => within(year, /^\d{2}$/));
+  const days = months.flatMap((month) => within(month, /^\d{2}$/));
+  return { years, months, days };
 }
 
 /**

@@ -319,3 +319,66 @@ test("a chat of another agent in VS Code (copilotcli:, claude-code:) is answered
     home.cleanup();
   }
 });
+
+test("agents' folders are watched: a new Codex day, a new Claude project and a Copilot CLI root made after the start are read without a Refresh", async () => {
+  const { WasmCore } = await import('../../src/core/wasm');
+  const { silentLogger } = await import('../../src/log');
+  const { agentSessionFiles, agentRoots, agentWatchDirs } = await import('../../src/sessions/agents');
+  const { DialogSessionsService } = await import('../../src/sessions/DialogSessionsService');
+  const home = tempDir();
+  try {
+    const project = path.join(home.dir, 'project');
+    fs.mkdirSync(project, { recursive: true });
+    seedHome(home.dir, project);
+    // Copilot CLI installed (its home exists) but no session yet: `session-state` comes later.
+    fs.rmSync(path.join(home.dir, '.copilot', 'session-state'), { recursive: true });
+    const roots = agentRoots({ HOME: home.dir }, home.dir);
+    const core = new WasmCore(path.join(ROOT, 'dist', 'wasm'), silentLogger);
+    const service = new DialogSessionsService(
+      core,
+      { files: () => agentSessionFiles(roots), watchDirs: () => agentWatchDirs(roots, home.dir) },
+      silentLogger,
+      { workspace: undefined, debounceMs: 50 },
+    );
+    try {
+      await service.start(true);
+      const codexId = 'c0dex000-0000-4000-8000-0000000000d2';
+      const claudeId = 'c1aude00-0000-4000-8000-0000000000d2';
+      const copilotId = 'c0p11070-0000-4000-8000-0000000000d2';
+      assert.equal(service.findDialog('codex', codexId), undefined);
+      /** The first request of a dialog once the service has read it (each step alone, so that
+       * one folder's event does not trigger the full sync that finds another's file). */
+      const firstRequest = async (source: string, id: string) => {
+        const deadline = Date.now() + 5_000;
+        for (;;) {
+          const text = service.findDialog(source, id)?.dialog.requests[0]?.text;
+          if (text !== undefined || Date.now() > deadline) {
+            return text;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      // The next day: Codex makes `2026/03/03` in the month folder, then its log.
+      write(path.join(roots.codex, '2026', '03', '03', `rollout-2026-03-03T00-01-00-${codexId}.jsonl`), [
+        { timestamp: '2026-03-03T00:01:00.000Z', type: 'session_meta', payload: { id: codexId, timestamp: '2026-03-03T00:01:00.000Z', cwd: project } },
+        { timestamp: '2026-03-03T00:01:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'codex: after midnight' } },
+      ]);
+      assert.equal(await firstRequest('codex', codexId), 'codex: after midnight');
+      // Copilot CLI's first session on this machine makes `session-state`.
+      write(path.join(roots.copilot, copilotId, 'events.jsonl'), [
+        { type: 'session.start', data: { sessionId: copilotId, context: { cwd: project } }, id: 'e1', timestamp: '2026-03-03T00:03:00.000Z' },
+        { type: 'user.message', data: { content: 'copilot: first session here' }, id: 'e2', timestamp: '2026-03-03T00:03:01.000Z' },
+      ]);
+      assert.equal(await firstRequest('copilot-cli', copilotId), 'copilot: first session here');
+      // Claude Code in another project folder.
+      write(path.join(roots.claude, '-other', `${claudeId}.jsonl`), [
+        { parentUuid: null, type: 'user', message: { role: 'user', content: 'claude: new project' }, uuid: 'u9', timestamp: '2026-03-03T00:02:00.000Z', sessionId: claudeId, cwd: project },
+      ]);
+      assert.equal(await firstRequest('claude-code', claudeId), 'claude: new project');
+    } finally {
+      service.dispose();
+    }
+  } finally {
+    home.cleanup();
+  }
+});
