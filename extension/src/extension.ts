@@ -5,11 +5,13 @@ import * as vscode from 'vscode';
 import { WasmCore } from './core/wasm';
 import { vscodeHost } from './host/vscodeHost';
 import {
+  canonicalKey,
   EMPTY_WINDOW,
   listSessionFiles,
   sessionsOfUser,
   sessionsOfWorkspace,
   sessionsUnder,
+  workspaceKey,
   workspaceTwins,
   type SessionFile,
 } from './sessions/discovery';
@@ -64,7 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   // Tools that need files (flags, content) ask the core's host bridge; example tools by setting.
   core.setHost(vscodeHost(context));
   core.setIncludeExamples(config.get<boolean>('includeExampleTools', false));
-  const built = buildScope(config, userDir, workspaceStorageDir);
+  const built = buildScope(config, userDir, workspaceStorageDir, windowFolderKey());
   const { workspace } = built;
   // Other agents' logs (Copilot CLI, Claude Code, Codex) of this folder, unless the `sources`
   // setting leaves them out; their dialogs join this workspace through the folder they name.
@@ -179,10 +181,25 @@ export function deactivate(): void {
 }
 
 /** Which files the sessions service reads, from the `scope` and `extraStorageRoots` settings. */
+/**
+ * The key VS Code would write in this window's `workspace.json` (its workspace file, else its one
+ * folder), for a storage folder that has none: code-server's web workspaces. With it, the window's
+ * chats and the other agents' sessions of its folder are one workspace there too.
+ */
+function windowFolderKey(): string | undefined {
+  const file = vscode.workspace.workspaceFile;
+  if (file && file.scheme !== 'untitled') {
+    return canonicalKey(file.toString());
+  }
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  return folders.length === 1 ? canonicalKey(folders[0].uri.toString()) : undefined;
+}
+
 function buildScope(
   config: vscode.WorkspaceConfiguration,
   userDir: string,
   workspaceStorageDir: string | undefined,
+  windowKey: string | undefined,
 ): { scope: SessionScope; workspace: string | undefined } {
   const extraRoots = config.get<string[]>('extraStorageRoots', []).filter((root) => typeof root === 'string' && root);
   const all = config.get<string>('scope', 'workspace') === 'all';
@@ -216,6 +233,10 @@ function buildScope(
     };
   }
   const keys = new Map<string, string>();
+  if (windowKey && workspaceKey(workspaceStorageDir) === workspaceStorageDir) {
+    // No `workspace.json` (its key would be the folder's own path): the window says its folder.
+    keys.set(workspaceStorageDir, windowKey);
+  }
   const storages = () => workspaceTwins(workspaceStorageDir, keys);
   return {
     workspace: storages()[0].workspace,

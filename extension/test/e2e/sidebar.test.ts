@@ -183,8 +183,13 @@ test("sidebar: another agent's session of this folder says which agent wrote it 
   await eventually(() => api.sessions.getSession(id)?.dialog.source === 'claude-code', 10_000, 'the Claude Code session in the sidebar');
   const entry = api.sessions.getSession(id);
   assert.ok(entry);
-  // The row the sidebar shows for it (code-server's web workspaces have no workspace.json, so the
-  // folder key that joins an agent's dialogs to the window is unknown there; the row is the same).
+  // It is one of this window's dialogs: its `cwd` is the window's folder (code-server's web
+  // workspaces have no workspace.json; the window's folder gives the key there).
+  assert.ok(
+    api.sessions.getDialogs().some((d) => d.dialog.sessionId === id),
+    `the Claude Code session joins the window's dialogs (workspace ${api.sessions.currentWorkspace})`,
+  );
+  // The row the sidebar shows for it.
   const tree = api.trees.dialogs;
   const node: SecretaryNode = { kind: 'dialog', entry, current: false };
   const item = tree.getTreeItem(node);
