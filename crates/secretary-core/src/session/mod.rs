@@ -446,7 +446,7 @@ fn read_full_as(
             ))
         }
         FileKind::Jsonl => {
-            let mut log = LineLog::new(MutationState::new(Detail::Off));
+            let mut log = LineLog::new(MutationState::new(Detail::Off, path));
             log.feed(bytes);
             if !log.sink.initialized() {
                 return Err(no_initial_state(&log));
@@ -571,7 +571,8 @@ fn response_details_by(
             Ok(details_of(rec.response.as_ref()))
         }
         FileKind::Jsonl => {
-            let mut log = LineLog::new(MutationState::new(slot.map_or(Detail::Off, Detail::Slot)));
+            let detail = slot.map_or(Detail::Off, Detail::Slot);
+            let mut log = LineLog::new(MutationState::new(detail, path));
             log.feed(bytes);
             if !log.sink.initialized() {
                 return Err(no_initial_state(&log));
