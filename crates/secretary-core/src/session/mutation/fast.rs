@@ -33,17 +33,13 @@ pub(super) fn read_line(text: &str, detail: Detail) -> Option<ParsedLine> {
     line(text, detail).ok()
 }
 
-/// A line's `v`: read as it was met (VS Code writes `kind` and `k` before it), or where it lies
-/// when it came first and is read once the line's target is known.
-enum Value {
-    Read(Payload),
-    At(usize, usize),
-}
-
 fn line(text: &str, detail: Detail) -> Scan<ParsedLine> {
     let b = text.as_bytes();
     let mut at = expect(b, 0, b'{')?;
-    let (mut kind, mut path, mut index, mut value) = (None, None, None, None);
+    let (mut kind, mut path, mut index) = (None, None, None);
+    // `v`, read as it is met when `kind` and `k` came first (as VS Code writes them), or where it
+    // lies, to be read once the line's target is known.
+    let (mut value, mut value_span): (Option<Payload>, Option<(usize, usize)>) = (None, None);
     loop {
         let (name, value_at) = key(text, at)?;
         let start = ws(b, value_at);
@@ -65,18 +61,18 @@ fn line(text: &str, detail: Detail) -> Scan<ParsedLine> {
                 index = Some(with_slice(text, start, end, |de| L::<u64>::deserialize(de))?.0);
                 end
             }
-            "v" if value.is_none() => match (kind, &path) {
+            "v" if value.is_none() && value_span.is_none() => match (kind, &path) {
                 // The target is known: read the value in one pass, as the visitors do.
                 (Some(kind), Some(_)) | (Some(kind @ 0), None) => {
                     let path = path.as_deref().unwrap_or(&[]);
                     let target = classify(kind, path, detail);
                     let (payload, end) = payload(text, start, kind, target, detail)?;
-                    value = Some(Value::Read(payload));
+                    value = Some(payload);
                     end
                 }
                 _ => {
                     let end = skip_value(b, start)?;
-                    value = Some(Value::At(start, end));
+                    value_span = Some((start, end));
                     end
                 }
             },
@@ -101,16 +97,16 @@ fn line(text: &str, detail: Detail) -> Scan<ParsedLine> {
         return Ok(None);
     }
     let target = classify(kind, &path, detail);
-    let payload = match value {
-        Some(Value::Read(payload)) => Some(payload),
-        Some(Value::At(start, end)) => {
+    let payload = match (value, value_span) {
+        (Some(payload), _) => Some(payload),
+        (None, Some((start, end))) => {
             let (payload, used) = payload(text, start, kind, target, detail)?;
             if used != end {
                 return Err(Bail);
             }
             Some(payload)
         }
-        None => None,
+        (None, None) => None,
     };
     Ok(Some(Parsed {
         kind,
