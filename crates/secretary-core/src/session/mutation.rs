@@ -10,7 +10,9 @@
 //!
 //! Only the fields the Secretary serves are kept: a mutation whose path goes into a request's
 //! `response`, `result.metadata`, `variableData`, the input state, etc. is classified from its
-//! path *before* its value is read, and the value is then skipped without being built.
+//! path *before* its value is read, and the value is then skipped without being built. Each line
+//! first goes through a byte-level fast path ([`fast`]) that skips those values at scanner speed
+//! and hands anything unusual to the serde visitors below.
 
 mod fast;
 
