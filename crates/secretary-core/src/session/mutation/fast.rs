@@ -3,8 +3,8 @@
 //! `.json` file.
 //!
 //! Most of a mutation log's bytes are values nothing we keep depends on (a request's `result`
-//! with its tool-call metadata, response parts off the details path): serde skips them one byte
-//! at a time through `IgnoredAny`, the scanner 16 to 64 at a time. The line's own members (`kind`,
+//! with its tool-call metadata, response parts off the details path): serde skips them through
+//! `IgnoredAny` and its general reader, the scanner 16 to 64 bytes at a time. The line's own members (`kind`,
 //! `k`, `i`) are read by the same serde types as [`LineVisitor`](super::LineVisitor) reads them,
 //! each on its own small slice; a kept value is read by the same seeds ([`PayloadSeed`], or the
 //! `.json` fast path's readers where a value has the same shape: a whole state, a request, a
