@@ -1,9 +1,10 @@
 //! Any bytes, under every kind of file name, into `parse` and `response_details`: never a panic,
-//! and whatever is read is consistent.
+//! whatever is read is consistent, and the byte-level fast paths read exactly what the serde
+//! visitors alone read (`parse_with_visitors`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use secretary_core::session::{parse, response_details};
+use secretary_core::session::{parse, parse_with_visitors, response_details};
 
 const NAMES: &[&str] = &[
     "/ws/chatSessions/a.json",
@@ -18,7 +19,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let name = NAMES[selector as usize % NAMES.len()];
-    match parse(name, bytes) {
+    let parsed = parse(name, bytes);
+    assert_eq!(parsed, parse_with_visitors(name, bytes));
+    match parsed {
         Ok(dialog) => {
             for (i, request) in dialog.requests.iter().enumerate() {
                 assert_eq!(request.index, i + 1);

@@ -18,8 +18,20 @@ use super::scan::{expect, skip_value, string_body, ws, Bail, Scan};
 
 /// Reads a whole session object from `text` (a BOM already stripped), or bails.
 pub(crate) fn read_top(text: &str, detail: Detail) -> Scan<TopRaw> {
+    let (top, end) = read_top_at(text, 0, detail)?;
+    // Only whitespace may follow, as serde_json's `Deserializer::end` demands.
+    if ws(text.as_bytes(), end) == text.len() {
+        Ok(top)
+    } else {
+        Err(Bail)
+    }
+}
+
+/// Reads the session object at `at` (whitespace allowed before it): the object and the position
+/// just after it. A `.jsonl` `kind: 0` line holds one as its `v`.
+pub(crate) fn read_top_at(text: &str, at: usize, detail: Detail) -> Scan<(TopRaw, usize)> {
     let b = text.as_bytes();
-    let mut at = expect(b, 0, b'{')?;
+    let mut at = expect(b, at, b'{')?;
     let mut top = TopRaw::default();
     let mut first = true;
     loop {
@@ -57,17 +69,12 @@ pub(crate) fn read_top(text: &str, detail: Detail) -> Scan<TopRaw> {
             _ => return Err(Bail),
         }
     }
-    // Only whitespace may follow, as serde_json's `Deserializer::end` demands.
-    if ws(b, at) == b.len() {
-        Ok(top)
-    } else {
-        Err(Bail)
-    }
+    Ok((top, at))
 }
 
 /// An object key at `at` (whitespace skipped) and the position after its colon. Keys written
 /// with escapes bail: serde_json would unescape them before comparing.
-fn key(text: &str, at: usize) -> Scan<(&str, usize)> {
+pub(crate) fn key(text: &str, at: usize) -> Scan<(&str, usize)> {
     let b = text.as_bytes();
     let start = expect(b, at, b'"')?;
     let (end, escaped) = string_body(b, start)?;
@@ -79,7 +86,7 @@ fn key(text: &str, at: usize) -> Scan<(&str, usize)> {
 }
 
 /// Runs a serde read over `text[start..end]` (one whole value), requiring it to use it all.
-fn with_slice<T>(
+pub(crate) fn with_slice<T>(
     text: &str,
     start: usize,
     end: usize,
@@ -95,7 +102,11 @@ fn with_slice<T>(
 }
 
 /// The `requests` value at `at`: an array walked here, anything else read by serde.
-fn requests(text: &str, at: usize, detail: Detail) -> Scan<(Got<Vec<ReqRecord>>, usize)> {
+pub(crate) fn requests(
+    text: &str,
+    at: usize,
+    detail: Detail,
+) -> Scan<(Got<Vec<ReqRecord>>, usize)> {
     let b = text.as_bytes();
     let at = ws(b, at);
     if b.get(at) != Some(&b'[') {
@@ -131,7 +142,7 @@ fn requests(text: &str, at: usize, detail: Detail) -> Scan<(Got<Vec<ReqRecord>>,
 }
 
 /// One request object at `at` (its `{`), without its response.
-fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
+pub(crate) fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
     let b = text.as_bytes();
     let mut rec = ReqRecord::default();
     let mut at = ws(b, at + 1);
@@ -164,7 +175,7 @@ fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
 
 /// A request's `result`: only `errorDetails` is kept, so its (often huge) `metadata` is skipped
 /// here rather than walked by serde.
-fn result(text: &str, at: usize) -> Scan<(Got<ResultRec>, usize)> {
+pub(crate) fn result(text: &str, at: usize) -> Scan<(Got<ResultRec>, usize)> {
     let b = text.as_bytes();
     let at = ws(b, at);
     if b.get(at) != Some(&b'{') {

@@ -11,10 +11,11 @@
 //! bodies, tool results and metadata that the dialog model never shows. The readers never build
 //! a JSON tree of the file: hand-written serde visitors pick the few fields the [`Dialog`] needs
 //! and skip everything else with serde's `IgnoredAny`, which serde_json walks without allocating
-//! (and iteratively, so deep nesting cannot overflow the stack). A `.json` file first goes
-//! through a byte-level fast path ([`fast`], [`scan`]): the skipped values are stepped over 16
-//! bytes at a time and only the kept ones reach the visitors; anything it does not vouch for is
-//! read by the visitors alone, so results and errors are the same. Response text is read only on
+//! (and iteratively, so deep nesting cannot overflow the stack). A `.json` file, and each line of
+//! a `.jsonl` mutation log, first goes through a byte-level fast path ([`fast`], [`scan`],
+//! `mutation::fast`): the skipped values are stepped over 16 bytes at a time and only the kept
+//! ones reach the visitors; anything it does not vouch for is read by the visitors alone, so
+//! results and errors are the same. Response text is read only on
 //! demand, for one request, by [`response_details`].
 //!
 //! Why it never loses a session: VS Code itself is lenient, and a session that one odd field
@@ -256,9 +257,9 @@ pub(crate) fn utf8_line(line: &[u8]) -> Result<&str, std::str::Utf8Error> {
     }
 }
 
-/// Which reader walks a `.json` file: the byte-level scanner of [`fast`] (falling back to the
-/// visitors on anything it does not vouch for), or the serde visitors alone (the reference the
-/// fast path is tested against).
+/// Which reader walks a `.json` file or a `.jsonl` mutation log's lines: the byte-level scanner
+/// of [`fast`] and `mutation::fast` (falling back to the visitors on anything it does not vouch
+/// for), or the serde visitors alone (the reference the fast path is tested against).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Path {
     Fast,
@@ -446,7 +447,7 @@ fn read_full_as(
             ))
         }
         FileKind::Jsonl => {
-            let mut log = LineLog::new(MutationState::new(Detail::Off));
+            let mut log = LineLog::new(MutationState::new(Detail::Off, path));
             log.feed(bytes);
             if !log.sink.initialized() {
                 return Err(no_initial_state(&log));
@@ -571,7 +572,8 @@ fn response_details_by(
             Ok(details_of(rec.response.as_ref()))
         }
         FileKind::Jsonl => {
-            let mut log = LineLog::new(MutationState::new(slot.map_or(Detail::Off, Detail::Slot)));
+            let detail = slot.map_or(Detail::Off, Detail::Slot);
+            let mut log = LineLog::new(MutationState::new(detail, path));
             log.feed(bytes);
             if !log.sink.initialized() {
                 return Err(no_initial_state(&log));

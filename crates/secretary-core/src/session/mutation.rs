@@ -10,7 +10,11 @@
 //!
 //! Only the fields the Secretary serves are kept: a mutation whose path goes into a request's
 //! `response`, `result.metadata`, `variableData`, the input state, etc. is classified from its
-//! path *before* its value is read, and the value is then skipped without being built.
+//! path *before* its value is read, and the value is then skipped without being built. Each line
+//! first goes through a byte-level fast path ([`fast`]) that skips those values at scanner speed
+//! and hands anything unusual to the serde visitors below.
+
+mod fast;
 
 use std::fmt;
 
@@ -28,6 +32,7 @@ use super::record::{
     empty_dialog, fill_dialog_fields, push_capped, to_request, val_mut, AgentRec, ErrRec, Got,
     HeaderRec, ModelStateRec, Msg, ReqRecord, RespPart, ResultRec, Shape,
 };
+use super::Path;
 
 /// How far past the end of `requests` a truncate may reach (filling the gap with empty slots, as
 /// JavaScript arrays do). Beyond it the line is refused, so a hostile index cannot make us
@@ -216,6 +221,29 @@ enum Payload {
     RespPart(RespPart),
 }
 
+/// Whether a mutation's value is only skipped, never read: nothing we keep depends on it. Both
+/// readers of a line ([`PayloadSeed`] and the byte-level [`fast`] path) ask this one question.
+fn skipped(kind: u64, target: Target) -> bool {
+    let push = kind == 2;
+    match target {
+        Target::Whole | Target::Header(_) | Target::Requests => false,
+        Target::ReqField(_, ReqField::Response) | Target::ReqSub(_, Sub::MsgParts) => false,
+        Target::Request(_) | Target::ReqField(_, _) | Target::ReqSub(_, _) => push,
+        Target::Root | Target::Ignore | Target::ReqOther(_) | Target::Invalid(_) => true,
+    }
+}
+
+/// How far the requests of a value set or pushed onto `requests` are read.
+fn requests_detail(kind: u64, detail: Detail) -> Detail {
+    // A push lands after an `i` we may not have read yet: read every response on the details
+    // path and keep only the one that lands on the wanted slot.
+    if kind == 2 && detail != Detail::Off {
+        Detail::All
+    } else {
+        detail
+    }
+}
+
 /// Reads the `v` of a mutation as what its target needs.
 struct PayloadSeed {
     kind: u64,
@@ -227,6 +255,10 @@ impl<'de> DeserializeSeed<'de> for PayloadSeed {
     type Value = Payload;
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Payload, D::Error> {
         let push = self.kind == 2;
+        if skipped(self.kind, self.target) {
+            IgnoredAny::deserialize(de)?;
+            return Ok(Payload::None);
+        }
         Ok(match self.target {
             Target::Whole => Payload::Whole(
                 TopSeed {
@@ -239,16 +271,12 @@ impl<'de> DeserializeSeed<'de> for PayloadSeed {
                 header.read_field(field, de)?;
                 Payload::Header(header)
             }
-            Target::Requests => {
-                // A push lands after an `i` we may not have read yet: read every response on the
-                // details path and keep only the one that lands on the wanted slot.
-                let detail = if push && self.detail != Detail::Off {
-                    Detail::All
-                } else {
-                    self.detail
-                };
-                Payload::Requests(ReqsSeed { detail }.deserialize(de)?)
-            }
+            Target::Requests => Payload::Requests(
+                ReqsSeed {
+                    detail: requests_detail(self.kind, self.detail),
+                }
+                .deserialize(de)?,
+            ),
             Target::Request(n) if !push => Payload::Request(
                 ReqSeed {
                     with_response: self.detail.wants(n),
@@ -425,19 +453,23 @@ pub(crate) struct MutationState {
     /// Why `requests` is not an array, when it is not.
     requests_odd: Option<&'static str>,
     detail: Detail,
+    /// Which reader reads each line: the byte-level one (falling back to the visitors), or the
+    /// visitors alone (the reference the fast one is tested against).
+    path: Path,
     dirty_all: bool,
     dirty: Vec<usize>,
     reset: bool,
 }
 
 impl MutationState {
-    pub(crate) fn new(detail: Detail) -> Self {
+    pub(crate) fn new(detail: Detail, path: Path) -> Self {
         MutationState {
             initialized: false,
             header: HeaderRec::default(),
             requests: None,
             requests_odd: None,
             detail,
+            path,
             dirty_all: true,
             dirty: Vec::new(),
             reset: false,
@@ -1071,6 +1103,77 @@ impl LineSink for MutationState {
             Some(other) => return Err(format!("the line is {other}, not a mutation object")),
             None => return Ok(false),
         }
+        let fast = match self.path {
+            Path::Fast => fast::read_line(text, self.detail),
+            Path::Visitors => None,
+        };
+        let parsed = match fast {
+            Some(parsed) => parsed,
+            // The general reader: anything the fast path did not vouch for, with its errors.
+            None => self.read_with_visitors(text)?,
+        };
+        let Some(Parsed {
+            kind,
+            target,
+            payload,
+            index,
+        }) = parsed
+        else {
+            return Ok(false);
+        };
+        let payload = match payload {
+            Some(payload) => payload,
+            None => {
+                if kind == 0 {
+                    return Err("a `kind: 0` line without a state `v`".into());
+                }
+                if kind == 1 {
+                    // `JSON.stringify` drops `v: undefined`, and VS Code's reader then sets
+                    // `undefined`: a set without a value is a delete.
+                    if !self.initialized {
+                        return Err("comes before the log's initial state (`kind: 0`)".into());
+                    }
+                    if let Target::Invalid(why) = target {
+                        return Err(why.to_string());
+                    }
+                    return self.apply_delete(target);
+                }
+                Payload::None
+            }
+        };
+        self.apply(kind, target, payload, index)
+    }
+
+    fn take_reset(&mut self) -> bool {
+        std::mem::take(&mut self.reset)
+    }
+
+    fn request_count(&self) -> usize {
+        MutationState::request_count(self)
+    }
+
+    fn details_of(&self, position: usize) -> Option<(String, usize)> {
+        let details = super::details_of(self.slot(position)?.response.as_ref());
+        Some((details.markdown, details.tool_calls))
+    }
+}
+
+/// A line read as far as applying it needs: `None` for a line that changes nothing we keep.
+type ParsedLine = Option<Parsed>;
+
+/// What a line says once read: its kind, where it lands, its value as that target needs it
+/// (`None` when the line has no `v`) and the truncation length `i` of a push.
+struct Parsed {
+    kind: u64,
+    target: Target,
+    payload: Option<Payload>,
+    index: Option<Got<u64>>,
+}
+
+impl MutationState {
+    /// Reads a line with the serde visitors ([`LineSeed`]): the reference reader, and the one
+    /// whose errors are reported.
+    fn read_with_visitors(&self, text: &str) -> Result<ParsedLine, String> {
         let mut de = serde_json::Deserializer::from_str(text);
         let line = LineSeed {
             detail: self.detail,
@@ -1090,53 +1193,31 @@ impl LineSink for MutationState {
         let path = line.path.unwrap_or_default();
         if kind != 0 && path.is_empty() && kind != 1 {
             // A push or delete on the whole state: VS Code's reader does nothing useful with it.
-            return Ok(false);
+            return Ok(None);
         }
         let target = classify(kind, &path, self.detail);
         let payload = match (line.payload, line.raw) {
-            (Some(payload), _) => payload,
+            (Some(payload), _) => Some(payload),
             (None, Some(raw)) => {
                 let mut de = serde_json::Deserializer::from_str(raw.get());
-                PayloadSeed {
-                    kind,
-                    target,
-                    detail: self.detail,
-                }
-                .deserialize(&mut de)
-                .map_err(|e| line_error(&e))?
-            }
-            (None, None) => {
-                if kind == 0 {
-                    return Err("a `kind: 0` line without a state `v`".into());
-                }
-                if kind == 1 {
-                    // `JSON.stringify` drops `v: undefined`, and VS Code's reader then sets
-                    // `undefined`: a set without a value is a delete.
-                    if !self.initialized {
-                        return Err("comes before the log's initial state (`kind: 0`)".into());
+                Some(
+                    PayloadSeed {
+                        kind,
+                        target,
+                        detail: self.detail,
                     }
-                    if let Target::Invalid(why) = target {
-                        return Err(why.to_string());
-                    }
-                    return self.apply_delete(target);
-                }
-                Payload::None
+                    .deserialize(&mut de)
+                    .map_err(|e| line_error(&e))?,
+                )
             }
+            (None, None) => None,
         };
-        self.apply(kind, target, payload, line.index)
-    }
-
-    fn take_reset(&mut self) -> bool {
-        std::mem::take(&mut self.reset)
-    }
-
-    fn request_count(&self) -> usize {
-        MutationState::request_count(self)
-    }
-
-    fn details_of(&self, position: usize) -> Option<(String, usize)> {
-        let details = super::details_of(self.slot(position)?.response.as_ref());
-        Some((details.markdown, details.tool_calls))
+        Ok(Some(Parsed {
+            kind,
+            target,
+            payload,
+            index: line.index,
+        }))
     }
 }
 
