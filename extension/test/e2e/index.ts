@@ -16,6 +16,7 @@ import './libraryDocs.test';
 import './gitExtension.test';
 import './chatLoop.test';
 import './sidebar.test';
+import './settings.test';
 // Last: it reloads the window (the tests after it would run in a new extension host).
 import './reload.test';
 
