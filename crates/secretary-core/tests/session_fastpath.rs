@@ -7,11 +7,11 @@
 //! ends.
 
 mod common;
+mod pieces;
 
 use proptest::prelude::*;
 use secretary_core::session::{
-    parse, parse_with_visitors, response_details, response_details_with_visitors, FileMeta,
-    ReadPlan, SessionStore,
+    parse, parse_with_visitors, response_details, response_details_with_visitors, SessionStore,
 };
 use serde_json::{json, Value};
 
@@ -249,6 +249,29 @@ fn token() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
+/// Applies proptest's `edits` to `bytes`: at a position, cut the rest, insert tokens, drop 7 bytes
+/// or flip one byte's case bit.
+fn damage(bytes: &mut Vec<u8>, edits: Vec<(usize, usize, Vec<Vec<u8>>)>) {
+    for (at, how, tokens) in edits {
+        let at = at % (bytes.len() + 1);
+        match how {
+            0 => bytes.truncate(at),
+            1 => {
+                bytes.splice(at..at, tokens.concat());
+            }
+            2 => {
+                let end = (at + 7).min(bytes.len());
+                bytes.drain(at..end);
+            }
+            _ => {
+                if at < bytes.len() {
+                    bytes[at] ^= 0x20;
+                }
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -259,15 +282,7 @@ proptest! {
         edits in prop::collection::vec((any::<usize>(), 0usize..4, prop::collection::vec(token(), 0..3)), 0..4),
     ) {
         let mut bytes = Gen::new(seed).session().into_bytes();
-        for (at, how, tokens) in edits {
-            let at = at % (bytes.len() + 1);
-            match how {
-                0 => bytes.truncate(at),
-                1 => { bytes.splice(at..at, tokens.concat()); }
-                2 => { let end = (at + 7).min(bytes.len()); bytes.drain(at..end); }
-                _ => if at < bytes.len() { bytes[at] ^= 0x20; },
-            }
-        }
+        damage(&mut bytes, edits);
         same("/ws/chatSessions/s.json", &bytes);
     }
 
@@ -567,32 +582,7 @@ const JSONL: &str = "/ws/chatSessions/s.jsonl";
 /// ends: the line fast path holds on the incremental path too.
 fn same_in_pieces(bytes: &[u8], cuts: &[usize]) {
     let mut store = SessionStore::new();
-    let mut ends: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
-    ends.push(bytes.len());
-    ends.sort_unstable();
-    for (step, end) in ends.into_iter().enumerate() {
-        let visible = &bytes[..end];
-        let meta = FileMeta {
-            size: end as u64,
-            mtime_ms: step as f64 + 1.0,
-        };
-        match store.plan(JSONL, meta) {
-            ReadPlan::Skip => {}
-            ReadPlan::Full => {
-                let _ = store.apply(JSONL, None, meta, 0, visible);
-            }
-            ReadPlan::From { offset } => {
-                let from = (offset as usize).min(visible.len());
-                match store.apply(JSONL, None, meta, offset, &visible[from..]) {
-                    Ok(outcome) if outcome.needs_full_read => {
-                        let _ = store.apply(JSONL, None, meta, 0, visible);
-                    }
-                    Ok(_) => {}
-                    Err(e) => panic!("an append cannot fail: {e}"),
-                }
-            }
-        }
-    }
+    pieces::feed(&mut store, JSONL, bytes, cuts);
     let reference = parse_with_visitors(JSONL, bytes);
     match (store.entry(JSONL), reference) {
         (Some(stored), Ok(whole)) if stored.available => {
@@ -657,15 +647,7 @@ proptest! {
         edits in prop::collection::vec((any::<usize>(), 0usize..4, prop::collection::vec(token(), 0..3)), 0..4),
     ) {
         let mut bytes = Gen::new(seed).mutation_log().into_bytes();
-        for (at, how, tokens) in edits {
-            let at = at % (bytes.len() + 1);
-            match how {
-                0 => bytes.truncate(at),
-                1 => { bytes.splice(at..at, tokens.concat()); }
-                2 => { let end = (at + 7).min(bytes.len()); bytes.drain(at..end); }
-                _ => if at < bytes.len() { bytes[at] ^= 0x20; },
-            }
-        }
+        damage(&mut bytes, edits);
         same(JSONL, &bytes);
     }
 

@@ -5,6 +5,8 @@
 //! random bytes), and valid sessions of every format damaged by random edits. The case counts
 //! are set per property below; `PROPTEST_CASES` overrides them for longer runs.
 
+mod pieces;
+
 use proptest::prelude::*;
 use secretary_core::session::{parse, response_details, FileMeta, ReadPlan, SessionStore};
 use serde_json::json;
@@ -189,38 +191,6 @@ fn exercise(name: &str, bytes: &[u8]) {
     }
 }
 
-/// Feeds `bytes` to a store cut at `cuts`, as a host following a growing file would.
-fn feed_in_pieces(store: &mut SessionStore, name: &str, bytes: &[u8], cuts: &[usize]) {
-    let mut ends: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
-    ends.push(bytes.len());
-    ends.sort_unstable();
-    let mut mtime = 0.0;
-    for end in ends {
-        mtime += 1.0;
-        let visible = &bytes[..end];
-        let meta = FileMeta {
-            size: end as u64,
-            mtime_ms: mtime,
-        };
-        match store.plan(name, meta) {
-            ReadPlan::Skip => {}
-            ReadPlan::Full => {
-                let _ = store.apply(name, None, meta, 0, visible);
-            }
-            ReadPlan::From { offset } => {
-                let from = (offset as usize).min(visible.len());
-                match store.apply(name, None, meta, offset, &visible[from..]) {
-                    Ok(outcome) if outcome.needs_full_read => {
-                        let _ = store.apply(name, None, meta, 0, visible);
-                    }
-                    Ok(_) => {}
-                    Err(e) => panic!("an append cannot fail: {e}"),
-                }
-            }
-        }
-    }
-}
-
 /// A random but well-formed mutation log (with some deliberately bad lines).
 fn mutation_log() -> impl Strategy<Value = Vec<u8>> {
     let line = prop_oneof![
@@ -283,7 +253,7 @@ proptest! {
     fn store_increments_match_a_whole_read(log in mutation_log(), cuts in prop::collection::vec(any::<usize>(), 0..8)) {
         let name = "/ws/chatSessions/s.jsonl";
         let mut store = SessionStore::new();
-        feed_in_pieces(&mut store, name, &log, &cuts);
+        pieces::feed(&mut store, name, &log, &cuts);
         let whole = parse(name, &log).expect("the log starts with a complete kind 0 line");
         let stored = store.entry(name).expect("the file is known");
         prop_assert!(stored.available);
@@ -298,7 +268,7 @@ proptest! {
         let (name, bytes) = &seeds[seed];
         let bytes = apply_edits(bytes.clone(), &edits);
         let mut store = SessionStore::new();
-        feed_in_pieces(&mut store, name, &bytes, &cuts);
+        pieces::feed(&mut store, name, &bytes, &cuts);
         match parse(name, &bytes) {
             Ok(whole) if !name.ends_with(".json") => {
                 // A log followed in pieces sees the same lines as a whole read, except that a

@@ -138,28 +138,10 @@ impl Catalog {
         Catalog::external_only_with(tools, true)
     }
 
-    /// [`Catalog::external_only`] with the semantic signal on or off.
+    /// [`Catalog::external_only`] with the semantic signal on or off: [`Catalog::assemble`] with
+    /// no own tools (blank and repeated names dropped the same way).
     pub fn external_only_with(tools: Vec<CatalogTool>, semantic: bool) -> Catalog {
-        let mut seen = BTreeSet::new();
-        let tools: Vec<CatalogTool> = tools
-            .into_iter()
-            .filter(|t| !t.name.trim().is_empty() && seen.insert(t.name.clone()))
-            .collect();
-        let active = tools
-            .iter()
-            .filter(|t| t.active)
-            .map(|t| t.name.clone())
-            .collect();
-        Catalog {
-            tools,
-            index: OnceCell::new(),
-            semantic,
-            active: RefCell::new(active),
-            own_tools: &[],
-            own_prefix: String::new(),
-            legacy_prefixes: Vec::new(),
-            excluded: Vec::new(),
-        }
+        Catalog::assemble(&[], "", tools, &[], &[], semantic)
     }
 
     /// The same catalog with new external tools; the active set is kept for tools still present.
