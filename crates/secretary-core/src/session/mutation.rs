@@ -233,6 +233,12 @@ fn skipped(kind: u64, target: Target) -> bool {
     }
 }
 
+/// A push or delete on the whole state (an empty path): VS Code's reader does nothing useful
+/// with it. Both readers of a line ask this before classifying it.
+fn changes_nothing(kind: u64, path: &[Seg]) -> bool {
+    kind != 0 && kind != 1 && path.is_empty()
+}
+
 /// How far the requests of a value set or pushed onto `requests` are read.
 fn requests_detail(kind: u64, detail: Detail) -> Detail {
     // A push lands after an `i` we may not have read yet: read every response on the details
@@ -292,10 +298,6 @@ impl<'de> DeserializeSeed<'de> for PayloadSeed {
                 Payload::Field(scratch)
             }
             Target::ReqSub(_, Sub::MsgParts) => Payload::Parts(PartsSeed.deserialize(de)?),
-            Target::ReqSub(_, _) if push => {
-                IgnoredAny::deserialize(de)?;
-                Payload::None
-            }
             Target::ReqSub(_, Sub::MsgText)
             | Target::ReqSub(_, Sub::MsgPartText(_))
             | Target::ReqSub(_, Sub::AgentId) => Payload::Str(l_from(de)?),
@@ -306,6 +308,7 @@ impl<'de> DeserializeSeed<'de> for PayloadSeed {
             Target::ReqSub(_, Sub::ResponsePart(_)) => {
                 Payload::RespPart(RespPartSeed.deserialize(de)?)
             }
+            // Every other target is `skipped` above; a value is still never left unread.
             _ => {
                 IgnoredAny::deserialize(de)?;
                 Payload::None
@@ -1191,8 +1194,7 @@ impl MutationState {
             return Err("`k` is not a path array".into());
         }
         let path = line.path.unwrap_or_default();
-        if kind != 0 && path.is_empty() && kind != 1 {
-            // A push or delete on the whole state: VS Code's reader does nothing useful with it.
+        if changes_nothing(kind, &path) {
             return Ok(None);
         }
         let target = classify(kind, &path, self.detail);

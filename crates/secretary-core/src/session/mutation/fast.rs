@@ -21,7 +21,8 @@ use serde::de::DeserializeSeed;
 use serde::Deserialize;
 
 use super::{
-    classify, requests_detail, skipped, Parsed, ParsedLine, PathSeed, Payload, PayloadSeed, Target,
+    changes_nothing, classify, requests_detail, skipped, Parsed, ParsedLine, PathSeed, Payload,
+    PayloadSeed, Target,
 };
 use crate::session::de::{Detail, ReqField, L};
 use crate::session::fast::{key, read_top_at, request, requests, result, with_slice};
@@ -92,8 +93,7 @@ fn line(text: &str, detail: Detail) -> Scan<ParsedLine> {
     }
     let kind = kind.ok_or(Bail)?;
     let path = path.unwrap_or_default();
-    if kind != 0 && path.is_empty() && kind != 1 {
-        // A push or delete on the whole state (see `read_with_visitors`).
+    if changes_nothing(kind, &path) {
         return Ok(None);
     }
     let target = classify(kind, &path, detail);
