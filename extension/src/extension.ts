@@ -232,11 +232,10 @@ function buildScope(
       },
     };
   }
-  const keys = new Map<string, string>();
-  if (windowKey && workspaceKey(workspaceStorageDir) === workspaceStorageDir) {
-    // No `workspace.json` (its key would be the folder's own path): the window says its folder.
-    keys.set(workspaceStorageDir, windowKey);
-  }
+  // The storage folder's key, read once: its `workspace.json`, else (its key would be the
+  // folder's own path) the folder the window says it has.
+  const own = workspaceKey(workspaceStorageDir);
+  const keys = new Map([[workspaceStorageDir, own === workspaceStorageDir && windowKey ? windowKey : own]]);
   const storages = () => workspaceTwins(workspaceStorageDir, keys);
   return {
     workspace: storages()[0].workspace,

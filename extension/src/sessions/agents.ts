@@ -58,7 +58,7 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile
       }
     }
   }
-  for (const dir of codexDayDirs(roots.codex)) {
+  for (const dir of codexDateDirs(roots.codex).days) {
     for (const name of listDir(dir).sort()) {
       if (name.startsWith('rollout-') && name.endsWith('.jsonl') && isFile(path.join(dir, name))) {
         add(path.join(dir, name));
@@ -88,10 +88,6 @@ export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = 
     }
   }
   return [...new Set(dirs)].filter(isDir);
-}
-
-function codexDayDirs(root: string): string[] {
-  return codexDateDirs(root).days;
 }
 
 /** Codex's `sessions/YYYY`, `YYYY/MM` and `YYYY/MM/DD` folders. */
