@@ -470,3 +470,49 @@ fn timing_whole_read_versus_one_appended_line() {
         whole.as_secs_f64() / append.as_secs_f64()
     );
 }
+
+/// Claude Code's local commands (measured with 2.1.331: `-p "/usage"`, `"/model"`, `"/compact"`)
+/// come after a meta `<local-command-caveat>` line and are not requests; a custom command that
+/// expands into a prompt (`/rev main.rs`, its expansion a meta line) is one, and so is what the
+/// person typed after a compaction.
+#[test]
+fn claude_code_local_commands_are_not_requests() {
+    let caveat = r#"{"type":"user","isMeta":true,"message":{"role":"user","content":"<local-command-caveat>The command below was run directly in Claude Code, not sent to you as a request, and its output goes straight to the user.</local-command-caveat>"},"sessionId":"s2","cwd":"/w"}"#;
+    let command = |name: &str, args: &str| {
+        format!(
+            r#"{{"type":"user","message":{{"role":"user","content":"<command-name>/{name}</command-name>\n            <command-message>{name}</command-message>\n            <command-args>{args}</command-args>"}},"sessionId":"s2","cwd":"/w"}}"#
+        )
+    };
+    let stdout = r#"{"type":"system","subtype":"local_command","content":"<local-command-stdout>Current model: Opus</local-command-stdout>","sessionId":"s2","cwd":"/w"}"#;
+    let user = |text: &str| {
+        format!(
+            r#"{{"type":"user","message":{{"role":"user","content":"{text}"}},"sessionId":"s2","cwd":"/w"}}"#
+        )
+    };
+    let answer = r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"ok"}]},"sessionId":"s2","cwd":"/w"}"#;
+    let log = [
+        user("first prompt hello"),
+        answer.to_string(),
+        caveat.to_string(),
+        command("usage", ""),
+        stdout.to_string(),
+        caveat.to_string(),
+        command("model", ""),
+        stdout.to_string(),
+        // A local command this version does not know by name: the caveat tells.
+        caveat.to_string(),
+        command("brand-new-local", "x"),
+        r#"{"type":"user","message":{"role":"user","content":"<command-message>rev</command-message>\n<command-name>/rev</command-name>\n<command-args>main.rs</command-args>"},"sessionId":"s2","cwd":"/w"}"#.to_string(),
+        r#"{"type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"Review the file main.rs carefully\n"}]},"sessionId":"s2","cwd":"/w"}"#.to_string(),
+        answer.to_string(),
+        caveat.to_string(),
+        command("compact", ""),
+        user("<local-command-stdout>Compacted</local-command-stdout>"),
+        // An older log without the caveat: known by name.
+        command("clear", ""),
+        user("after compact"),
+    ]
+    .join("\n");
+    let d = parse("/h/.claude/projects/-w/s2.jsonl", log.as_bytes()).unwrap();
+    assert_eq!(texts(&d), ["first prompt hello", "/rev main.rs", "after compact"]);
+}

@@ -88,6 +88,9 @@ fn request_words(index: u64, args: &Map<String, Value>) -> String {
     }
 }
 
+/// `maxChars` for a request a person reads: all of it.
+const WHOLE: u64 = u64::MAX;
+
 pub(super) fn first(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutput {
     let facts = match call(
         &tools::get_first_request::TOOL,
@@ -100,7 +103,7 @@ pub(super) fn first(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutpu
     // The tool previews the text; the full text is request 1.
     let full = match call(
         &tools::get_request::TOOL,
-        with_session(json!({"index": 1}), args),
+        with_session(json!({"index": 1, "maxChars": WHOLE}), args),
         ctx,
     ) {
         Ok(full) => full,
@@ -134,7 +137,8 @@ pub(super) fn first(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutpu
 }
 
 pub(super) fn request(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutput {
-    let mut tool_args = json!({});
+    // A person asked: the whole text, not an agent-sized part of it.
+    let mut tool_args = json!({"maxChars": WHOLE});
     if let Some(index) = arg(args, "index") {
         // Words arrive as strings; a whole number becomes one, anything else goes to the tool as
         // it is, and the tool says what is wrong with it.

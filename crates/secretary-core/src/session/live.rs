@@ -40,6 +40,32 @@ pub enum Caller {
     /// A token was given but the host could not read it (a shape this version does not know).
     #[serde(rename_all = "camelCase")]
     Unknown { shape: String },
+    /// A session of another agent that called over MCP and said which one it is: Copilot CLI's
+    /// `COPILOT_AGENT_SESSION_ID` and Claude Code's `CLAUDE_CODE_SESSION_ID` in the server's
+    /// environment, Codex's `_meta.sessionId` on each call. `source` is the agent as the core
+    /// names it (`copilot-cli`...), `via` where the host read the id (for the answer's wording).
+    /// Both come from outside the core and are checked before use (`agent_caller`).
+    #[serde(rename_all = "camelCase")]
+    Agent {
+        source: String,
+        session_id: String,
+        via: String,
+    },
+}
+
+/// The longest agent session id the core accepts (the agents write UUIDs).
+const MAX_AGENT_ID: usize = 128;
+
+/// Whether `id` can be an agent's session id: what the agents write (UUIDs, Codex's time-ordered
+/// ids) is letters, digits and `-`, `_`, `.`, `:`; anything else (paths, control characters, a
+/// megabyte of text) is refused before it is looked up or quoted.
+pub fn plausible_agent_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_AGENT_ID
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+        && !id.starts_with('.')
 }
 
 impl Caller {

@@ -176,6 +176,11 @@ impl SessionStore {
     /// The agent whose most recent dialog of a workspace is the current one (the agent that
     /// runs the MCP server: its own session, not a VS Code chat in the same folder). When that
     /// agent has no dialog there, the rule falls back to every served source.
+    /// The agent whose dialogs are "current" first, when the host said.
+    pub fn current_source(&self) -> Option<DialogSource> {
+        self.current_source
+    }
+
     pub fn set_current_source(&mut self, source: Option<DialogSource>) {
         if self.current_source != source {
             self.current_source = source;

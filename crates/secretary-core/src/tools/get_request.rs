@@ -17,7 +17,17 @@ struct Args {
     /// The chat session to read. Omit it for the chat that called (in VS Code), else the most
     /// recent dialog of this workspace.
     session_id: Option<String>,
+    /// Where to start in the request's text, in characters (default 0). A long request comes in
+    /// parts: pass the `nextOffset` of the previous answer.
+    offset: Option<u64>,
+    /// How many characters to return at most (default 20000, what agents take inline: the
+    /// Copilot CLI moves a tool result over about 30 KB to a file the model must grep).
+    max_chars: Option<u64>,
 }
+
+/// The part of a request returned when the caller names no `maxChars`: a tool result of about
+/// 20,000 characters stays under the ~30 KB that the Copilot CLI inlines, JSON escaping included.
+pub const DEFAULT_MAX_CHARS: u64 = 20_000;
 
 pub static TOOL: ToolDef = ToolDef {
     spec: ToolSpec {
@@ -31,8 +41,10 @@ pub static TOOL: ToolDef = ToolDef {
             "You are reviewing every request of a dialog in order: call it with index 1, 2, 3...",
         ],
         usage: "Pass `index` counting from 1; `get_first_request` tells how many requests the dialog has \
-                (`requestsCount`). Omit `sessionId` for the current dialog: in VS Code the chat you are called \
-                from, including the request running now; elsewhere the most recent dialog of this workspace.",
+                (`requestsCount`). Omit `sessionId` for the current dialog: the chat or agent session you are \
+                called from, including the request running now (elsewhere the most recent dialog of this \
+                workspace). A request longer than `maxChars` (default 20000) comes in parts: the answer has \
+                `length` (all characters) and `nextOffset`; call again with `offset` set to it.",
         returns: "`{\"success\": true, \"sessionId\": \"...\", \"request\": \"<full text>\", \"index\": 2, \
                   \"timestamp\": 1760434800000, \"time\": \"2025-10-14T09:40:00.000Z\", \"totalRequests\": 5, \
                   \"dialogFrom\": \"caller\", \"live\": true}`; on failure \
@@ -40,6 +52,10 @@ pub static TOOL: ToolDef = ToolDef {
         examples: &[
             Example { args: "{\"index\": 1}", shows: "the full first request of the current dialog" },
             Example { args: "{\"index\": 3}", shows: "the third request, e.g. a follow-up with extra constraints" },
+            Example {
+                args: "{\"index\": 1, \"offset\": 20000}",
+                shows: "the next part of a long first request (after an answer with `nextOffset: 20000`)",
+            },
             Example {
                 args: "{\"index\": 2, \"sessionId\": \"0b7e4f7c-2f43-4c55-9a8e-0c1d2e3f4a5b\"}",
                 shows: "a request of another dialog",
@@ -104,14 +120,64 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         }
         return Err(ToolResult::error(error));
     };
+    let part = Part::of(&request.text, args.offset.unwrap_or(0), args.max_chars)?;
     let (timestamp, time) = request_time(request.timestamp);
-    Ok(ToolResult::ok(json!({
+    let mut answer = json!({
         "sessionId": dialog.session_id,
         "source": dialog.source,
-        "request": request.text,
+        "request": part.text,
         "index": index,
         "timestamp": timestamp,
         "time": time,
         "totalRequests": total,
-    })).with_fields(resolved.provenance()))
+    });
+    if part.text.len() != request.text.len() {
+        answer["offset"] = json!(part.offset);
+        answer["length"] = json!(part.length);
+        answer["nextOffset"] = part.next.map_or(Value::Null, Value::from);
+    }
+    Ok(ToolResult::ok(answer).with_fields(resolved.provenance()))
+}
+
+/// The characters `offset..offset + max` of a request's text.
+struct Part<'a> {
+    text: &'a str,
+    offset: u64,
+    /// The whole text's length in characters.
+    length: u64,
+    /// Where the next part starts, when there is one.
+    next: Option<u64>,
+}
+
+impl<'a> Part<'a> {
+    fn of(text: &'a str, offset: u64, max: Option<u64>) -> Result<Part<'a>, ToolResult> {
+        let max = max.unwrap_or(DEFAULT_MAX_CHARS);
+        if max == 0 {
+            return Err(ToolResult::error("maxChars must be 1 or greater"));
+        }
+        let length = text.chars().count() as u64;
+        if offset > length {
+            return Err(ToolResult::error(format!(
+                "Offset {offset} is past the end of the request ({length} characters)"
+            )));
+        }
+        let byte_at = |chars: u64| {
+            text.char_indices()
+                .nth(usize::try_from(chars).unwrap_or(usize::MAX))
+                .map_or(text.len(), |(at, _)| at)
+        };
+        let start = byte_at(offset);
+        let end_chars = offset.saturating_add(max).min(length);
+        let end = start
+            + text[start..]
+                .char_indices()
+                .nth(usize::try_from(end_chars - offset).unwrap_or(usize::MAX))
+                .map_or(text.len() - start, |(at, _)| at);
+        Ok(Part {
+            text: &text[start..end],
+            offset,
+            length,
+            next: (end_chars < length).then_some(end_chars),
+        })
+    }
 }

@@ -40,22 +40,44 @@ pub(crate) struct Resolved<'a> {
     /// For the calling chat: whether its live copy was laid over the saved one (`Ok`: how many
     /// requests were not saved yet), or why not.
     pub live: Option<Result<usize, Refusal>>,
+    /// For an agent that called over MCP: why its log may not hold the turn running now.
+    pub behind: Option<String>,
+    /// For a dialog no caller named: the rule that chose it, in words (`chosenBy`).
+    pub chosen_by: Option<String>,
 }
 
-impl Resolved<'_> {
-    /// `dialogFrom`, `live` and `behind`, added to every dialog tool's answer.
+impl<'a> Resolved<'a> {
+    fn saved(stored: &'a StoredDialog, from: DialogFrom) -> Self {
+        Resolved {
+            stored: Cow::Borrowed(stored),
+            from,
+            live: None,
+            behind: None,
+            chosen_by: None,
+        }
+    }
+
+    /// `dialogFrom`, `live`, `behind` and `chosenBy`, added to every dialog tool's answer.
     pub fn provenance(&self) -> Map<String, Value> {
-        live::provenance(self.from, self.live.as_ref())
+        let mut fields = live::provenance(self.from, self.live.as_ref());
+        if let Some(behind) = &self.behind {
+            fields.insert("behind".into(), Value::from(behind.as_str()));
+        }
+        if let Some(rule) = &self.chosen_by {
+            fields.insert("chosenBy".into(), Value::from(rule.as_str()));
+        }
+        fields
     }
 }
 
-/// The dialog an agent means: the given session id; else the chat that called (VS Code's token,
-/// with its live copy: see `session::live`); else, when no host said who called, the most
-/// recently active dialog of the workspace. A blank id counts as absent, since agents often send
-/// `""` for "the current one".
+/// The dialog an agent means: the given session id; else the chat or agent session that called
+/// (VS Code's token, with its live copy: see `session::live`; an agent's session id over MCP);
+/// else, when no host said who called, the most recently active dialog of the workspace. A blank
+/// id counts as absent, since agents often send `""` for "the current one".
 ///
-/// For a local calling chat without a live copy yet this fails with `live_pending`: the host then
-/// fetches the copy (or notes why it could not) and calls again, as with HTTP replays.
+/// For a local calling chat without a live copy yet, and for an agent session whose log was not
+/// read yet, this fails with `live_pending`: the host then fetches the copy or waits for the log
+/// (or notes why it could not) and calls again, as with HTTP replays.
 pub(crate) fn resolve_dialog<'a>(
     ctx: &ToolContext<'a>,
     session_id: Option<&str>,
@@ -66,58 +88,16 @@ pub(crate) fn resolve_dialog<'a>(
     if let Some(id) = given.filter(|id| Some(*id) != caller_id) {
         return store
             .get(id)
-            .map(|stored| Resolved {
-                stored: Cow::Borrowed(stored),
-                from: DialogFrom::Argument,
-                live: None,
-            })
+            .map(|stored| Resolved::saved(stored, DialogFrom::Argument))
             .ok_or_else(|| ToolResult::error(errors::session_not_found(id)));
     }
     match ctx.caller {
-        None => store
-            .current(ctx.workspace)
-            .map(|stored| Resolved {
-                stored: Cow::Borrowed(stored),
-                from: DialogFrom::MostRecent,
-                live: None,
-            })
-            .ok_or_else(|| ToolResult::error(errors::NO_ACTIVE_DIALOG)),
+        None => most_recent(store, ctx.workspace),
         Some(Caller::Foreign {
             scheme,
             resource,
             session_id,
-        }) => {
-            let Some(source) = DialogSource::of_chat_scheme(scheme) else {
-                return Err(ToolResult::failure(
-                    format!(
-                        "This chat is a {scheme} session ({resource}); the Secretary cannot read that agent's sessions."
-                    ),
-                    ErrorKind::UnsupportedChat,
-                )
-                .with_instruction("Pass sessionId (from list_dialogs) to read another dialog instead."));
-            };
-            // Agents write their own logs as they go: the log on disk is the live chat.
-            session_id
-                .as_deref()
-                .and_then(|id| store.find(source, id))
-                .map(|stored| Resolved {
-                    stored: Cow::Borrowed(stored),
-                    from: DialogFrom::Caller,
-                    live: None,
-                })
-                .ok_or_else(|| {
-                    ToolResult::failure(
-                        format!(
-                            "This chat is a {} session ({resource}) whose log the Secretary has not found.",
-                            source.as_str()
-                        ),
-                        ErrorKind::CallerNotFound,
-                    )
-                    .with_instruction(
-                        "Check that the Secretary reads this agent's logs (setting copilotChatSecretary.sources), or pass sessionId (from list_dialogs).",
-                    )
-                })
-        }
+        }) => foreign_caller(store, scheme, resource, session_id.as_deref()),
         Some(Caller::Unknown { shape }) => Err(ToolResult::failure(
             format!(
                 "Could not tell which chat called this tool (its invocation token is {shape})."
@@ -125,47 +105,182 @@ pub(crate) fn resolve_dialog<'a>(
             ErrorKind::UnknownCaller,
         )
         .with_instruction("Pass sessionId (from list_dialogs) to choose the dialog.")),
-        Some(Caller::Local { session_id }) => {
-            let saved = store.get(session_id);
-            let refusal = match ctx.live {
-                None => {
-                    return Err(ToolResult::failure(
-                        "The live copy of the calling chat is needed",
-                        ErrorKind::LivePending,
-                    ))
-                }
-                Some(LiveCopy::Export(bytes)) => {
-                    match live::merge_live(store, session_id, saved, bytes) {
-                        Ok(merged) => {
-                            return Ok(Resolved {
-                                stored: Cow::Owned(merged.stored),
-                                from: DialogFrom::Caller,
-                                live: Some(Ok(merged.unsaved)),
-                            })
-                        }
-                        Err(refusal) => refusal,
-                    }
-                }
-                Some(LiveCopy::Unavailable(why)) => Refusal(why.clone()),
-            };
-            match saved {
-                Some(stored) => Ok(Resolved {
-                    stored: Cow::Borrowed(stored),
-                    from: DialogFrom::Caller,
-                    live: Some(Err(refusal)),
-                }),
-                None => Err(ToolResult::failure(
-                    format!(
-                        "The calling chat ({session_id}) is not saved yet and its live copy could not be used: {}.",
-                        refusal.0
-                    ),
-                    ErrorKind::CallerNotFound,
-                )
-                .with_instruction(
-                    "Call again from that chat while it has focus, or pass sessionId (from list_dialogs).",
-                )),
-            }
+        Some(Caller::Agent {
+            source,
+            session_id,
+            via,
+        }) => agent_caller(store, ctx.live, source, session_id, via),
+        Some(Caller::Local { session_id }) => local_caller(store, ctx.live, session_id),
+    }
+}
+
+/// No caller named: the most recently active dialog of the workspace (of the calling agent's own
+/// sessions first, when the host knows the agent; `SessionStore::current`).
+fn most_recent<'a>(
+    store: &'a SessionStore,
+    workspace: Option<&str>,
+) -> Result<Resolved<'a>, ToolResult> {
+    let stored = store
+        .current(workspace)
+        .ok_or_else(|| ToolResult::error(errors::NO_ACTIVE_DIALOG))?;
+    let mut resolved = Resolved::saved(stored, DialogFrom::MostRecent);
+    let whose = match store.current_source() {
+        Some(source) if source == stored.dialog.source => format!("{} session", source.as_str()),
+        _ => "dialog".to_string(),
+    };
+    let place = workspace.map_or_else(|| "of any workspace".to_string(), |w| format!("of {w}"));
+    resolved.chosen_by = Some(format!(
+        "the most recently active {whose} {place}: the client did not say which session is calling"
+    ));
+    Ok(resolved)
+}
+
+/// A chat VS Code hosts for another agent: that agent's own log is the live chat.
+fn foreign_caller<'a>(
+    store: &'a SessionStore,
+    scheme: &str,
+    resource: &str,
+    session_id: Option<&str>,
+) -> Result<Resolved<'a>, ToolResult> {
+    let Some(source) = DialogSource::of_chat_scheme(scheme) else {
+        return Err(ToolResult::failure(
+            format!(
+                "This chat is a {scheme} session ({resource}); the Secretary cannot read that agent's sessions."
+            ),
+            ErrorKind::UnsupportedChat,
+        )
+        .with_instruction("Pass sessionId (from list_dialogs) to read another dialog instead."));
+    };
+    session_id
+        .and_then(|id| store.find(source, id))
+        .map(|stored| Resolved::saved(stored, DialogFrom::Caller))
+        .ok_or_else(|| {
+            ToolResult::failure(
+                format!(
+                    "This chat is a {} session ({resource}) whose log the Secretary has not found.",
+                    source.as_str()
+                ),
+                ErrorKind::CallerNotFound,
+            )
+            .with_instruction(
+                "Check that the Secretary reads this agent's logs (setting copilotChatSecretary.sources), or pass sessionId (from list_dialogs).",
+            )
+        })
+}
+
+/// An agent session that said who it is over MCP. Its log is the dialog; until the host has read
+/// the turn running now (`ctx.live` is `None`), the answer is `live_pending` and the host waits
+/// for the log (bounded); after that wait (`LiveCopy::Unavailable`, why) the saved log answers
+/// with `behind`, or, when the log is still missing, a clear failure: never another session's
+/// words.
+fn agent_caller<'a>(
+    store: &'a SessionStore,
+    live: Option<&LiveCopy>,
+    source: &str,
+    session_id: &str,
+    via: &str,
+) -> Result<Resolved<'a>, ToolResult> {
+    let Some(agent) = DialogSource::parse(source).filter(|s| *s != DialogSource::Vscode) else {
+        return Err(ToolResult::failure(
+            format!(
+                "The calling agent says it is {}, which the Secretary does not read.",
+                crate::text::preview(source, 40)
+            ),
+            ErrorKind::UnknownCaller,
+        )
+        .with_instruction("Pass sessionId (from list_dialogs) to choose the dialog."));
+    };
+    if !live::plausible_agent_id(session_id) {
+        return Err(ToolResult::failure(
+            format!(
+                "The calling {} session's id ({via}) is not a session id: {}.",
+                agent.as_str(),
+                crate::text::preview(session_id, 40)
+            ),
+            ErrorKind::UnknownCaller,
+        )
+        .with_instruction("Pass sessionId (from list_dialogs) to choose the dialog."));
+    }
+    let found = store.find(agent, session_id);
+    match (found, live) {
+        (Some(stored), None) => Ok(Resolved::saved(stored, DialogFrom::Caller)),
+        (Some(stored), Some(waited)) => {
+            let mut resolved = Resolved::saved(stored, DialogFrom::Caller);
+            resolved.behind = Some(format!(
+                "This answer comes from the {} log, which had not recorded the turn running now: {}.",
+                agent.as_str(),
+                waited_why(waited)
+            ));
+            Ok(resolved)
         }
+        (None, None) => Err(ToolResult::failure(
+            "The calling session's log is needed",
+            ErrorKind::LivePending,
+        )),
+        (None, Some(waited)) => Err(ToolResult::failure(
+            format!(
+                "The calling {} session {session_id} (from {via}) has no log the Secretary could read: {}.",
+                agent.as_str(),
+                waited_why(waited)
+            ),
+            ErrorKind::CallerNotFound,
+        )
+        .with_instruction(
+            "Call again in a moment (the agent may not have written its log yet), or pass sessionId (from list_dialogs).",
+        )),
+    }
+}
+
+fn waited_why(live: &LiveCopy) -> &str {
+    match live {
+        LiveCopy::Unavailable(why) => why,
+        LiveCopy::Export(_) => "the host sent a chat export, which an agent session has none of",
+    }
+}
+
+/// A chat of VS Code's own: its saved file, with the live copy laid over it when provably its.
+fn local_caller<'a>(
+    store: &'a SessionStore,
+    live: Option<&LiveCopy>,
+    session_id: &str,
+) -> Result<Resolved<'a>, ToolResult> {
+    let saved = store.get(session_id);
+    let refusal = match live {
+        None => {
+            return Err(ToolResult::failure(
+                "The live copy of the calling chat is needed",
+                ErrorKind::LivePending,
+            ))
+        }
+        Some(LiveCopy::Export(bytes)) => match live::merge_live(store, session_id, saved, bytes) {
+            Ok(merged) => {
+                return Ok(Resolved {
+                    stored: Cow::Owned(merged.stored),
+                    from: DialogFrom::Caller,
+                    live: Some(Ok(merged.unsaved)),
+                    behind: None,
+                    chosen_by: None,
+                })
+            }
+            Err(refusal) => refusal,
+        },
+        Some(LiveCopy::Unavailable(why)) => Refusal(why.clone()),
+    };
+    match saved {
+        Some(stored) => Ok(Resolved {
+            live: Some(Err(refusal)),
+            ..Resolved::saved(stored, DialogFrom::Caller)
+        }),
+        None => Err(ToolResult::failure(
+            format!(
+                "The calling chat ({session_id}) is not saved yet and its live copy could not be used: {}.",
+                refusal.0
+            ),
+            ErrorKind::CallerNotFound,
+        )
+        .with_instruction(
+            "Call again from that chat while it has focus, or pass sessionId (from list_dialogs).",
+        )),
     }
 }
 

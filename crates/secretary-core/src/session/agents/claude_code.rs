@@ -14,6 +14,13 @@
 //! `<local-command-stdout>`, ...). A slash command (`<command-name>`) reads as `/name args` and a
 //! shell escape (`<bash-input>`) as `!command`, the way the person typed them. "[Request
 //! interrupted by user]" cancels the current request.
+//!
+//! Claude Code's own local commands (`/model`, `/clear`, `/compact`, `/usage`...) are not requests:
+//! they talk to the harness, not the model. Claude Code 2.1 writes a meta line
+//! `<local-command-caveat>` ("The command below was run directly in Claude Code, not sent to you
+//! as a request") just before such a command (measured with 2.1.331); logs without it are
+//! matched by name ([`LOCAL_COMMANDS`]). A command that expands into a prompt (`/init`, a custom
+//! command: its expansion follows as a meta line) is a request: the model answers it.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -116,6 +123,16 @@ const OUTPUT_TAGS: &[&str] = &[
     "<task-notification>",
 ];
 
+/// Claude Code's built-in commands that the harness runs itself (2.1.x): none reaches the model.
+/// Prompt commands (`/init`, `/review`, `/security-review`, custom ones) are not listed.
+const LOCAL_COMMANDS: &[&str] = &[
+    "add-dir", "agents", "bashes", "bug", "clear", "compact", "config", "context", "cost", "doctor",
+    "exit", "export", "feedback", "help", "hooks", "ide", "install-github-app", "login", "logout",
+    "mcp", "memory", "migrate-installer", "model", "output-style", "permissions", "plugin",
+    "privacy-settings", "quit", "release-notes", "reset", "resume", "rewind", "sandbox", "stats",
+    "status", "statusline", "tasks", "terminal-setup", "theme", "todos", "upgrade", "usage", "vim",
+];
+
 fn classify_text(text: &str) -> Content {
     let trimmed = text.trim();
     if trimmed.is_empty() {
@@ -129,6 +146,9 @@ fn classify_text(text: &str) -> Content {
     }
     if let Some(name) = tag(trimmed, "command-name") {
         let name = name.trim();
+        if LOCAL_COMMANDS.contains(&name.trim_start_matches('/')) {
+            return Content::NotAPrompt;
+        }
         let args = tag(trimmed, "command-args").map(str::trim).unwrap_or("");
         let mut typed = if name.starts_with('/') {
             name.to_string()
@@ -183,6 +203,8 @@ pub(crate) struct ClaudeState {
     pub common: Common,
     /// A `customTitle` was seen (it beats a `summary`).
     custom_title: bool,
+    /// The last user line was a `<local-command-caveat>`: the command that follows is local.
+    caveat: bool,
 }
 
 impl ClaudeState {
@@ -190,6 +212,7 @@ impl ClaudeState {
         ClaudeState {
             common: Common::new(details),
             custom_title: false,
+            caveat: false,
         }
     }
 
@@ -267,8 +290,14 @@ impl ClaudeState {
     }
 
     fn user(&mut self, line: &Line, ts: Option<i64>) -> bool {
-        if raw_true(line.is_meta)
-            || raw_true(line.is_sidechain)
+        let after_caveat = std::mem::take(&mut self.caveat);
+        if raw_true(line.is_meta) {
+            self.caveat = line
+                .message
+                .is_some_and(|m| m.get().contains("<local-command-caveat>"));
+            return false;
+        }
+        if raw_true(line.is_sidechain)
             || raw_true(line.is_compact_summary)
             || raw_true(line.transcript_only)
         {
@@ -284,6 +313,7 @@ impl ClaudeState {
             return false;
         };
         match classify(content) {
+            Content::Prompt(text) if after_caveat && text.starts_with('/') => false,
             Content::Prompt(text) => self.push(text, raw_str(line.uuid), ts),
             Content::Interrupt => match self.common.turns.last_mut() {
                 Some(turn) if !turn.canceled => {
