@@ -17,6 +17,10 @@ const common = {
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
+const agentsDir = 'extension/test/agents';
+const agentTests = existsSync(agentsDir)
+  ? readdirSync(agentsDir).filter((f) => f.endsWith('.test.ts')).map((f) => join(agentsDir, f))
+  : [];
 const unitDir = 'extension/test/unit';
 const unitTests = existsSync(unitDir)
   ? readdirSync(unitDir).filter((f) => f.endsWith('.test.ts')).map((f) => join(unitDir, f))
@@ -38,6 +42,8 @@ await Promise.all([
   existsSync('extension/test/e2e/index.ts') &&
     build({ ...common, entryPoints: ['extension/test/e2e/index.ts'], outfile: 'out/e2e/index.js' }),
   unitTests.length > 0 && build({ ...common, entryPoints: unitTests, outdir: 'out/unit' }),
+  // The real agent CLIs driven offline (scripts/agents-test).
+  agentTests.length > 0 && build({ ...common, entryPoints: agentTests, outdir: 'out/agents' }),
   build({ ...common, entryPoints: ['extension/bench/scan.ts'], outfile: 'out/bench/scan.js' }),
   build({ ...common, entryPoints: ['extension/bench/coldOnce.ts'], outfile: 'out/bench/coldOnce.js' }),
   // The test-only chat loop extension (a scripted model and participant) that e2e loads beside ours.

@@ -16,7 +16,9 @@
 export type Caller =
   | { kind: 'local'; sessionId: string }
   | { kind: 'foreign'; scheme: string; resource: string; sessionId?: string }
-  | { kind: 'unknown'; shape: string };
+  | { kind: 'unknown'; shape: string }
+  /** An agent session that said who it is over MCP (`mcp/caller.ts`). */
+  | { kind: 'agent'; source: string; sessionId: string; via: string; recorded?: boolean };
 
 /** The live copy of the last focused chat, or why there is none (the core's `LiveCopy`). */
 export type LiveOutcome = { bytes: Uint8Array } | { error: string };

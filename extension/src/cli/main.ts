@@ -150,7 +150,8 @@ export async function main(argv: string[]): Promise<number> {
           log,
           values,
           'get_request',
-          withSession({ index: Number.isFinite(number) ? number : index }, values.session),
+          // A person reads the whole request (agents get it in parts, `maxChars`).
+          withSession({ index: Number.isFinite(number) ? number : index, maxChars: Number.MAX_SAFE_INTEGER }, values.session),
           json,
         );
       }

@@ -338,9 +338,10 @@ export class WasmCore {
     const text = argsJson(args);
     const exchange = new HttpExchange(fetcher);
     const host = this.host && withHttp(this.host, exchange);
-    const callerJson = call && JSON.stringify(call.caller);
     let live: LiveOutcome | undefined;
     for (let round = 0; ; round++) {
+      // Read each round: waiting for an agent's log (`call.live`) updates what the caller is.
+      const callerJson = call && JSON.stringify(call.caller);
       const answer = this.run((handle) =>
         handle.invoke(name, text, workspace, host, callerJson, liveBytes(live), liveError(live)),
       );

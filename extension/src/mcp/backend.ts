@@ -1,5 +1,8 @@
 import type { WasmCore } from '../core/wasm';
+import type { Logger } from '../log';
+import { agentCallContext } from '../sessions/agentTurn';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { AgentCall } from './caller';
 import type { ToolBackend } from './server';
 
 /** Tools an MCP client cannot use through this server: `tool_call` runs the host's other tools
@@ -11,7 +14,14 @@ export const NOT_OVER_MCP: ReadonlySet<string> = new Set(['tool_call']);
  * "not loaded" answers name `secretary_...` tools), and calls go through the sessions service,
  * which reads what changed on disk first. Every instance (the first, one after a trap) is told the names.
  */
-export function coreBackend(core: WasmCore, sessions: DialogSessionsService, prefix: string): ToolBackend {
+export function coreBackend(
+  core: WasmCore,
+  sessions: DialogSessionsService,
+  prefix: string,
+  /** The agent session a call comes from, from the call's `_meta` (`mcp/caller.ts`). */
+  callerOf: (meta: unknown) => AgentCall | undefined = () => undefined,
+  log?: Logger,
+): ToolBackend {
   // Tools this server does not offer stay out of discovery too (and are refused by the core).
   // (SECRETARY_SEMANTIC_SEARCH is applied to the core by the CLI, for every command.)
   core.configure((handle) => handle.configureTools(prefix, [], [...NOT_OVER_MCP]));
@@ -19,7 +29,10 @@ export function coreBackend(core: WasmCore, sessions: DialogSessionsService, pre
   // answered without waiting for the module.
   return {
     listings: core.tools().filter((tool) => !NOT_OVER_MCP.has(tool.name)),
-    invoke: (name, args) => sessions.invokeTool(name, args),
+    invoke: (name, args, meta) => {
+      const call = callerOf(meta);
+      return sessions.invokeTool(name, args, call && log ? agentCallContext(sessions, call, log) : undefined);
+    },
     // No `onDidReset`: after a trap the sessions service loads the deferred tools again before the
     // next call (`DialogSessionsService.reloadTools`), the one place that does it for every host.
     prompts: core.listing.prompts,

@@ -21,8 +21,9 @@ import { errorMessage, failureText, thrownResult, toolResult, type McpToolResult
 export interface ToolBackend {
   /** The core's listing (`Secretary.tools()`). */
   readonly listings: readonly ToolListing[];
-  /** Runs a tool of the core by name and returns its JSON text (it may throw, e.g. a trap). */
-  invoke(name: string, args: Record<string, unknown>): Promise<string>;
+  /** Runs a tool of the core by name and returns its JSON text (it may throw, e.g. a trap).
+   * `meta`: the call's `_meta` as the client sent it (unchecked), where agents say who calls. */
+  invoke(name: string, args: Record<string, unknown>, meta?: unknown): Promise<string>;
   /** Fires after the core was re-instantiated and so forgot which tools were loaded, for a backend
    * that does not load them again itself (the core's backend does: `DialogSessionsService`). */
   onDidReset?(listener: () => void): { dispose(): void };
@@ -111,7 +112,7 @@ export function createSecretaryServer(options: SecretaryServerOptions): Secretar
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     running += 1;
     try {
-      return await callTool(request.params.name, request.params.arguments ?? {}, backend, registry, log);
+      return await callTool(request.params.name, request.params.arguments ?? {}, request.params._meta, backend, registry, log);
     } finally {
       running -= 1;
       if (running === 0) {
@@ -144,6 +145,7 @@ export function createSecretaryServer(options: SecretaryServerOptions): Secretar
 async function callTool(
   name: string,
   args: Record<string, unknown>,
+  meta: unknown,
   backend: ToolBackend,
   registry: ToolRegistry,
   log: Logger,
@@ -155,7 +157,7 @@ async function callTool(
   const tool = registry.activeTool(name);
   let text: string;
   try {
-    text = await backend.invoke(tool ? tool.plain : name, args);
+    text = await backend.invoke(tool ? tool.plain : name, args, meta);
     text = registerLoaded(text, registry);
   } catch (err) {
     log.error(`Tool ${cutName(name)} failed: ${errorMessage(err)}`);
@@ -224,10 +226,13 @@ export async function reloadAfterReset(backend: Pick<ToolBackend, 'invoke'>, reg
 
 function instructions(registry: ToolRegistry): string {
   const names = new Map(registry.all.map((tool) => [tool.plain, tool.name]));
+  const name = (plain: string) => names.get(plain) ?? plain;
   const lines = [
-    "The user's own words from their VS Code Copilot Chat sessions, read from disk: the first or " +
-      'Nth request of the current dialog, recent dialogs, and a search over past requests. Use them ' +
-      "when the conversation was summarized and you need what the user actually asked for.",
+    "The user's own words, read from the session logs on disk (this agent's, VS Code Copilot Chat's " +
+      `and other agents'): the first or Nth request of this session, recent dialogs, and a search over past requests.`,
+    `After your conversation history was summarized or compacted, do not trust the summary for what the user asked: ` +
+      `recall their exact words with ${name('get_first_request')} (the original goal) and ${name('get_request')} ` +
+      `(request n, in full), and check your work against them before you say a task is done.`,
   ];
   if (names.has('tool_find') && names.has('tool_load')) {
     lines.push(

@@ -9,7 +9,8 @@ import { JsonRpcGuard } from './guard';
 import { McpLogger } from './logging';
 import { prefixProblem, toolNamePrefix } from './names';
 import { createSecretaryServer } from './server';
-import { agentOfClient } from '../sessions/agents';
+import { agentOfClient, parseSources } from '../sessions/agents';
+import { agentCallOf } from './caller';
 import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 
 /** How long a closing server waits for running calls to answer. */
@@ -56,8 +57,12 @@ export async function runMcpServer(
     }
   };
   const scanTimer = setTimeout(startScan, SCAN_DELAY_MS);
+  const currentFrom = options['current-from'] ? parseSources([options['current-from']])[0] : undefined;
+  // Filled once the client said its name (`initialize`); calls come after that.
+  let clientName: string | undefined;
+  const callerOf = (meta: unknown) => agentCallOf(clientName, meta, process.env, currentFrom ?? agentOfClient(clientName));
   const secretary = createSecretaryServer({
-    backend: coreBackend(core, sessions, prefix),
+    backend: coreBackend(core, sessions, prefix, callerOf, log),
     prefix,
     log,
     version: core.version,
@@ -69,10 +74,15 @@ export async function runMcpServer(
   const announced = server.oninitialized;
   server.oninitialized = () => {
     announced?.();
+    const client = server.getClientVersion()?.name;
+    clientName = client;
+    const caller = agentCallOf(client, undefined, process.env, currentFrom ?? agentOfClient(client));
+    if (caller) {
+      log.info(`client ${client ?? '(unnamed)'}: calls come from ${caller.caller.source} session ${caller.caller.sessionId} (${caller.caller.via})`);
+    }
     if (options['current-from']) {
       return;
     }
-    const client = server.getClientVersion()?.name;
     const agent = agentOfClient(client);
     if (agent) {
       core.configure((h) => h.setCurrentSource(agent));

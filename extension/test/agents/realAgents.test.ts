@@ -1,0 +1,180 @@
+import * as assert from 'assert/strict';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { after, before, describe, test } from 'node:test';
+
+import { agentCommand, makeAgent, type Agent, type AgentName } from './drivers';
+import { startModelServer, type Exchange, type ModelServer, type Script } from './modelServer';
+
+/**
+ * The real agent CLIs (GitHub Copilot CLI, Claude Code, Codex, at the versions
+ * scripts/agents-setup pins) run full turns against a scripted model on loopback and call
+ * `secretary mcp` the way docs/agents.md configures it. What is asserted is what the model
+ * received: the tool results the agent passed back, the instructions, the compacted history.
+ * scripts/agents-test runs this under `unshare -n` (loopback only): no test reaches a vendor.
+ */
+
+const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
+const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex').split(',').map((s) => s.trim()) as AgentName[];
+
+/** Whether each agent version passes an MCP server's `instructions` to the model (measured: the
+ * Copilot CLI 1.0.102 drops them; Claude Code shows them under "# MCP Server Instructions";
+ * Codex as the description of the server's tool namespace). */
+const INSTRUCTIONS_REACH_MODEL: Record<AgentName, boolean> = { copilot: false, claude: true, codex: true };
+
+/** The scripted model: `CALL <tool> [json]` in the person's last prompt makes it call that tool
+ * of the Secretary; a tool result ends the turn; anything else (a summary request included) is
+ * answered with a short text at once. */
+const SUMMARY = 'SUMMARY: the person asked for several things earlier.';
+const script: Script = (ex) => {
+  if (ex.toolResult !== undefined) {
+    return { text: 'noted' };
+  }
+  if (ex.interaction === 'conversation-compaction') {
+    return { text: SUMMARY };
+  }
+  const call = /CALL (\w+)(?: (\{.*\}))?\s*$/.exec(ex.lastUser);
+  if (call && !/summar/i.test(ex.lastUser.slice(0, 300))) {
+    return { tool: call[1], args: call[2] ? (JSON.parse(call[2]) as Record<string, unknown>) : {} };
+  }
+  // The bulky third request of the compaction test reports a full context: Codex compacts on it.
+  return { text: /summar/i.test(ex.lastUser) ? SUMMARY : 'ok', ...(ex.lastUser.includes('epsilon-3') ? { tokens: 1_000_000 } : {}) };
+};
+
+/** The tool result the model received in the turn whose prompt contains `marker`. */
+function toolResultFor(server: ModelServer, marker: string): { raw: string; json: Record<string, unknown> } {
+  const exchange = server.exchanges.find((ex) => ex.toolResult !== undefined && ex.lastUser.includes(marker));
+  assert.ok(exchange?.toolResult, `no tool result came back to the model for "${marker}"; exchanges: ${describeExchanges(server.exchanges)}`);
+  const raw = exchange.toolResult;
+  const start = raw.indexOf('{');
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(raw.slice(start)) as Record<string, unknown>;
+  } catch {
+    assert.fail(`the tool result is not the Secretary's JSON: ${raw.slice(0, 500)}`);
+  }
+  return { raw, json };
+}
+
+function describeExchanges(exchanges: Exchange[]): string {
+  return exchanges
+    .map((ex) => `[${ex.api}${ex.interaction ? ` ${ex.interaction}` : ''}] user=${JSON.stringify(ex.lastUser.slice(-80))} result=${JSON.stringify(ex.toolResult?.slice(0, 120))}`)
+    .join('\n  ');
+}
+
+function assertTurn(result: { code: number | null; stdout: string; stderr: string }, what: string): void {
+  assert.equal(result.code, 0, `${what} exited ${result.code}: ${result.stderr.slice(-2000)} ${result.stdout.slice(-1000)}`);
+}
+
+/** What `secretary show <log> --json` reads from a log the agent wrote. */
+function requestsOf(log: string, source: string): string[] {
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'show', log, '--json', '--source', source], { encoding: 'utf8' });
+  return (JSON.parse(out) as { requests: { text: string }[] }).requests.map((r) => r.text);
+}
+
+for (const name of ONLY) {
+  describe(`real agent ${name} over MCP`, () => {
+    let server: ModelServer;
+    let temp: string;
+    const agentIn = (label: string): Agent => {
+      const home = path.join(temp, label);
+      fs.mkdirSync(home, { recursive: true });
+      return makeAgent(name, { root: ROOT, command: agentCommand(ROOT, name), modelUrl: server.url, home });
+    };
+
+    before(async () => {
+      assert.ok(fs.existsSync(agentCommand(ROOT, name)), `${name} is not installed: run scripts/agents-setup`);
+      server = await startModelServer(script);
+      temp = fs.mkdtempSync(path.join(os.tmpdir(), `secretary-${name}-`));
+    });
+    after(async () => {
+      if (process.env.SECRETARY_AGENTS_DUMP) {
+        fs.writeFileSync(`${process.env.SECRETARY_AGENTS_DUMP}-${name}.json`, JSON.stringify(server.exchanges, null, 1));
+      }
+      await server.close();
+      fs.rmSync(temp, { recursive: true, force: true });
+    });
+
+    test('two sessions of one folder, each calling get_first_request while the other runs, get their own words', async () => {
+      const agent = agentIn('two-sessions');
+      const a = await agent.turn(undefined, 'Session A first request: build the alpha parser with streaming input');
+      assertTurn(a, 'session A, turn 1');
+      const b = await agent.turn(undefined, 'Session B first request: build the beta renderer for the dashboard');
+      assertTurn(b, 'session B, turn 1');
+      const [a2, b2] = await Promise.all([
+        agent.turn(a.session, 'Session A asks: CALL get_first_request'),
+        agent.turn(b.session, 'Session B asks: CALL get_first_request'),
+      ]);
+      assertTurn(a2, 'session A, turn 2');
+      assertTurn(b2, 'session B, turn 2');
+      const ra = toolResultFor(server, 'Session A asks');
+      const rb = toolResultFor(server, 'Session B asks');
+      assert.equal(ra.json.firstRequest, 'Session A first request: build the alpha parser with streaming input', ra.raw);
+      assert.equal(rb.json.firstRequest, 'Session B first request: build the beta renderer for the dashboard', rb.raw);
+      for (const r of [ra, rb]) {
+        assert.equal(r.json.dialogFrom, 'caller', r.raw);
+        assert.equal(r.json.source, agent.source, r.raw);
+        assert.equal(r.json.behind, undefined, `the log should hold the running turn: ${r.raw}`);
+        // The running turn's request counts: the answer waited for the agent's log to record it.
+        assert.equal(r.json.requestsCount, 2, r.raw);
+      }
+      assert.equal(ra.json.sessionId, a.session);
+      assert.equal(rb.json.sessionId, b.session);
+    });
+
+    test("after the agent's compaction, get_request returns a dropped request verbatim", async () => {
+      const agent = agentIn('compaction');
+      const bulk = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}-${i} keeps the ledger balanced`).join('; ');
+      const middle = `Middle request delta-7731: also handle refunds. ${bulk('constraint', 250)}`;
+      // Copilot CLI compacts at 80% of its prompt limit; its own prompt and tools take ~14k tokens.
+      const env = name === 'copilot' ? { COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '30000' } : {};
+      const first = await agent.turn(undefined, 'First request gamma-1: write the invoice module', env);
+      assertTurn(first, 'turn 1');
+      const id = first.session;
+      assertTurn(await agent.turn(id, middle, env), 'turn 2 (the middle request)');
+      // Codex keeps the newest ~80,000 characters of prompts through a compaction: more than that
+      // comes after the middle request there.
+      assertTurn(await agent.turn(id, `Third request epsilon-3: add tests. ${bulk('case', name === 'codex' ? 2400 : 950)}`, env), 'turn 3');
+      if (name === 'claude') {
+        assertTurn(await agent.turn(id, '/compact', env), 'the /compact command');
+      }
+      // Copilot CLI compacts in the background and applies it within the turn that outlives it.
+      assertTurn(await agent.turn(id, 'Fourth request eta-4: and a changelog', env), 'turn 4');
+      assertTurn(await agent.turn(id, 'Fifth asks zeta-5: CALL get_request {"index": 2}', env), 'turn 5 (the recall)');
+      const result = toolResultFor(server, 'zeta-5');
+      assert.equal(result.json.request, middle, `get_request 2 should be the middle request verbatim: ${result.raw.slice(0, 300)}`);
+      assert.equal(result.json.dialogFrom, 'caller');
+      // What the model saw with that result: the compacted history, without the middle request
+      // but for the tool result that brought it back.
+      const seen = server.exchanges.find((ex) => ex.toolResult === result.raw && ex.lastUser.includes('zeta-5'));
+      assert.ok(seen);
+      assert.ok(seen.body.includes('delta-7731'), 'the tool result reached the model');
+      assert.ok(!seen.history.includes('delta-7731'), `the compaction should have dropped the middle request: ${describeExchanges(server.exchanges.slice(-8))}`);
+    });
+
+    test('the Secretary reads the log this agent version wrote, every request in order', async () => {
+      const agent = agentIn('log');
+      const prompts = ['Log check one: rename the module', 'Log check two: then update the imports', 'Log check three: CALL list_dialogs'];
+      let session: string | undefined;
+      for (const prompt of prompts) {
+        const turn = await agent.turn(session, prompt);
+        assertTurn(turn, prompt);
+        session = turn.session;
+      }
+      const log = agent.logOf(session ?? '');
+      assert.ok(log, `no ${name} log for session ${session}`);
+      assert.deepEqual(requestsOf(log, agent.source), prompts);
+      // Whether the server's MCP instructions reach the model, as measured (docs/agents.md): a
+      // change in the agent shows here.
+      const withTools = server.exchanges.filter((ex) => ex.tools.some((t) => /secretary/.test(t)));
+      assert.ok(withTools.length > 0, 'the model was offered the Secretary tools');
+      assert.equal(
+        withTools.some((ex) => ex.body.includes('After your conversation history was summarized or compacted')),
+        INSTRUCTIONS_REACH_MODEL[name],
+        `whether ${name} passes the server's instructions to the model changed`,
+      );
+    });
+  });
+}
