@@ -514,5 +514,8 @@ fn claude_code_local_commands_are_not_requests() {
     ]
     .join("\n");
     let d = parse("/h/.claude/projects/-w/s2.jsonl", log.as_bytes()).unwrap();
-    assert_eq!(texts(&d), ["first prompt hello", "/rev main.rs", "after compact"]);
+    assert_eq!(
+        texts(&d),
+        ["first prompt hello", "/rev main.rs", "after compact"]
+    );
 }

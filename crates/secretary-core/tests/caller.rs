@@ -319,6 +319,7 @@ fn agent(source: &str, id: &str) -> Caller {
         source: source.into(),
         session_id: id.into(),
         via: "COPILOT_AGENT_SESSION_ID".into(),
+        recorded: true,
     }
 }
 
@@ -332,8 +333,16 @@ fn agent_store() -> SessionStore {
     };
     let mut store = SessionStore::new();
     for (id, ts, text) in [
-        ("11111111-aaaa-4aaa-8aaa-000000000001", "2026-01-01T00:00:00Z", "words of one"),
-        ("22222222-bbbb-4bbb-8bbb-000000000002", "2026-01-02T00:00:00Z", "words of two"),
+        (
+            "11111111-aaaa-4aaa-8aaa-000000000001",
+            "2026-01-01T00:00:00Z",
+            "words of one",
+        ),
+        (
+            "22222222-bbbb-4bbb-8bbb-000000000002",
+            "2026-01-02T00:00:00Z",
+            "words of two",
+        ),
     ] {
         let bytes = log(id, ts, text);
         let path = format!("/h/.copilot/session-state/{id}/events.jsonl");
@@ -358,28 +367,68 @@ fn an_agent_session_that_says_who_it_is_gets_its_own_words() {
     let out = call(&store, "get_first_request", json!({}), None, None);
     assert_eq!(out["firstRequest"], "words of two");
     assert_eq!(out["dialogFrom"], "mostRecent");
-    assert!(out["chosenBy"].as_str().unwrap().contains("most recently active"), "{out}");
+    assert!(
+        out["chosenBy"]
+            .as_str()
+            .unwrap()
+            .contains("most recently active"),
+        "{out}"
+    );
 }
 
 #[test]
 fn an_agent_session_not_read_yet_makes_the_host_wait_then_fails_plainly() {
     let store = agent_store();
     let missing = agent("copilot-cli", "33333333-cccc-4ccc-8ccc-000000000003");
-    let out = call(&store, "get_request", json!({"index": 1}), Some(&missing), None);
+    let out = call(
+        &store,
+        "get_request",
+        json!({"index": 1}),
+        Some(&missing),
+        None,
+    );
     assert_eq!(out["error_type"], "live_pending", "{out}");
     let waited = LiveCopy::Unavailable("its log did not appear within 1000 ms".into());
-    let out = call(&store, "get_request", json!({"index": 1}), Some(&missing), Some(&waited));
+    let out = call(
+        &store,
+        "get_request",
+        json!({"index": 1}),
+        Some(&missing),
+        Some(&waited),
+    );
     assert_eq!(out["success"], false);
     assert_eq!(out["error_type"], "caller_not_found");
     let error = out["error"].as_str().unwrap();
-    assert!(error.contains("33333333-cccc-4ccc-8ccc-000000000003") && error.contains("1000 ms"), "{error}");
-    assert!(!out.to_string().contains("words of"), "another session's words: {out}");
-    // A log that exists but did not record the running turn answers, and says so.
-    let one = agent("copilot-cli", "11111111-aaaa-4aaa-8aaa-000000000001");
-    let waited = LiveCopy::Unavailable("the log did not record the running turn within 1000 ms".into());
-    let out = call(&store, "get_first_request", json!({}), Some(&one), Some(&waited));
+    assert!(
+        error.contains("33333333-cccc-4ccc-8ccc-000000000003") && error.contains("1000 ms"),
+        "{error}"
+    );
+    assert!(
+        !out.to_string().contains("words of"),
+        "another session's words: {out}"
+    );
+    // A log that exists but did not record the running turn: the host waits, then the log
+    // answers and says so.
+    let mut one = agent("copilot-cli", "11111111-aaaa-4aaa-8aaa-000000000001");
+    if let Caller::Agent { recorded, .. } = &mut one {
+        *recorded = false;
+    }
+    let out = call(&store, "get_first_request", json!({}), Some(&one), None);
+    assert_eq!(out["error_type"], "live_pending", "{out}");
+    let waited =
+        LiveCopy::Unavailable("the log did not record the running turn within 1000 ms".into());
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({}),
+        Some(&one),
+        Some(&waited),
+    );
     assert_eq!(out["firstRequest"], "words of one");
-    assert!(out["behind"].as_str().unwrap().contains("copilot-cli log"), "{out}");
+    assert!(
+        out["behind"].as_str().unwrap().contains("copilot-cli log"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -396,13 +445,22 @@ fn garbage_agent_callers_are_refused_never_guessed() {
         let out = call(&store, "get_first_request", json!({}), Some(&caller), None);
         assert_eq!(out["success"], false, "{out}");
         assert_eq!(out["error_type"], "unknown_caller", "{out}");
-        assert!(out.to_string().len() < 1_000, "the answer quotes a bounded part");
+        assert!(
+            out.to_string().len() < 1_000,
+            "the answer quotes a bounded part"
+        );
         assert!(!out.to_string().contains("words of"), "{out}");
     }
     // Another agent's id of the same session is not this agent's.
     let claude = agent("claude-code", "11111111-aaaa-4aaa-8aaa-000000000001");
     let waited = LiveCopy::Unavailable("waited".into());
-    let out = call(&store, "get_first_request", json!({}), Some(&claude), Some(&waited));
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({}),
+        Some(&claude),
+        Some(&waited),
+    );
     assert_eq!(out["error_type"], "caller_not_found", "{out}");
 }
 
@@ -415,7 +473,9 @@ fn a_long_request_comes_in_parts() {
         size: bytes.len() as u64,
         mtime_ms: 1.0,
     };
-    store.apply("/s/long.json", Some(WS), meta, 0, &bytes).unwrap();
+    store
+        .apply("/s/long.json", Some(WS), meta, 0, &bytes)
+        .unwrap();
     let first = call(&store, "get_request", json!({"index": 1}), None, None);
     assert_eq!(first["request"].as_str().unwrap().chars().count(), 20_000);
     assert_eq!(first["length"], 45_003);
@@ -424,18 +484,54 @@ fn a_long_request_comes_in_parts() {
     let mut whole = String::new();
     let mut offset = json!(0);
     while !offset.is_null() {
-        let part = call(&store, "get_request", json!({"index": 1, "offset": offset}), None, None);
+        let part = call(
+            &store,
+            "get_request",
+            json!({"index": 1, "offset": offset}),
+            None,
+            None,
+        );
         whole.push_str(part["request"].as_str().unwrap());
         offset = part["nextOffset"].clone();
     }
     assert_eq!(whole, text);
-    let all = call(&store, "get_request", json!({"index": 1, "maxChars": 100_000}), None, None);
+    let all = call(
+        &store,
+        "get_request",
+        json!({"index": 1, "maxChars": 100_000}),
+        None,
+        None,
+    );
     assert_eq!(all["request"], text.as_str());
-    assert!(all.get("nextOffset").is_none(), "a whole request has no parts: {all}");
-    let past = call(&store, "get_request", json!({"index": 1, "offset": 45_004}), None, None);
-    assert_eq!(past["error"], "Offset 45004 is past the end of the request (45003 characters)");
-    let zero = call(&store, "get_request", json!({"index": 1, "maxChars": 0}), None, None);
+    assert!(
+        all.get("nextOffset").is_none(),
+        "a whole request has no parts: {all}"
+    );
+    let past = call(
+        &store,
+        "get_request",
+        json!({"index": 1, "offset": 45_004}),
+        None,
+        None,
+    );
+    assert_eq!(
+        past["error"],
+        "Offset 45004 is past the end of the request (45003 characters)"
+    );
+    let zero = call(
+        &store,
+        "get_request",
+        json!({"index": 1, "maxChars": 0}),
+        None,
+        None,
+    );
     assert_eq!(zero["error"], "maxChars must be 1 or greater");
-    let negative = call(&store, "get_request", json!({"index": 1, "offset": -1}), None, None);
+    let negative = call(
+        &store,
+        "get_request",
+        json!({"index": 1, "offset": -1}),
+        None,
+        None,
+    );
     assert_eq!(negative["success"], false);
 }

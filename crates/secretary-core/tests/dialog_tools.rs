@@ -121,7 +121,8 @@ fn first_request_of_the_current_dialog() {
             "timestamp": 1760434353123i64,
             "time": "2025-10-14T09:32:33.123Z",
             "requestsCount": 5,
-            "dialogFrom": "mostRecent"
+            "dialogFrom": "mostRecent",
+            "chosenBy": format!("the most recently active dialog of {WS}: the client did not say which session is calling")
         })
     );
 }
@@ -176,7 +177,8 @@ fn get_request_returns_the_full_text() {
             "timestamp": 1760434500000i64,
             "time": "2025-10-14T09:35:00.000Z",
             "totalRequests": 5,
-            "dialogFrom": "mostRecent"
+            "dialogFrom": "mostRecent",
+            "chosenBy": format!("the most recently active dialog of {WS}: the client did not say which session is calling")
         })
     );
     let other = call(

@@ -11,6 +11,7 @@ import { prefixProblem, toolNamePrefix } from './names';
 import { createSecretaryServer } from './server';
 import { agentOfClient, parseSources } from '../sessions/agents';
 import { agentCallOf } from './caller';
+import { folderKey } from '../sessions/discovery';
 import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 
 /** How long a closing server waits for running calls to answer. */
@@ -79,6 +80,11 @@ export async function runMcpServer(
     const caller = agentCallOf(client, undefined, process.env, currentFrom ?? agentOfClient(client));
     if (caller) {
       log.info(`client ${client ?? '(unnamed)'}: calls come from ${caller.caller.source} session ${caller.caller.sessionId} (${caller.caller.via})`);
+    }
+    // An agent's own folder, even before it wrote a log there: never "every workspace".
+    if ((caller || agentOfClient(client)) && options.workspace === undefined && !options.all && !options.storage?.length) {
+      sessions.pinWorkspace(folderKey(process.cwd()));
+      log.info(`workspace: ${folderKey(process.cwd())} (the agent's working folder)`);
     }
     if (options['current-from']) {
       return;

@@ -35,6 +35,7 @@ export class DialogSessionsService {
   readonly sync: SessionSync;
   private workspace: string | undefined;
   private readonly resolveWorkspace: (() => string | undefined) | undefined;
+  private pinned = false;
   private readonly readyTimeoutMs: number;
   private readyFlag = false;
   private started: Promise<SyncReport> | undefined;
@@ -67,6 +68,13 @@ export class DialogSessionsService {
     return this.workspace;
   }
 
+  /** Serves `key`'s dialogs from now on, the decision of the first scan included (`secretary mcp`
+   * started by an agent in a folder it has no log of yet: its first session will be there). */
+  pinWorkspace(key: string): void {
+    this.workspace = key;
+    this.pinned = true;
+  }
+
   get isReady(): boolean {
     return this.readyFlag;
   }
@@ -75,7 +83,7 @@ export class DialogSessionsService {
    * service ready, and (with `watch`) keeps watching. */
   start(watch = true): Promise<SyncReport> {
     this.started ??= this.core.warmUp().then(() => this.sync.sync()).then((report) => {
-      if (this.resolveWorkspace) {
+      if (this.resolveWorkspace && !this.pinned) {
         this.workspace = this.resolveWorkspace();
       }
       this.readyFlag = true;

@@ -50,7 +50,16 @@ pub enum Caller {
         source: String,
         session_id: String,
         via: String,
+        /// Whether the host saw the running turn in the log (the call's id, or a request in
+        /// progress). `false` makes the core ask the host to wait for it (`live_pending`).
+        #[serde(default = "recorded_by_default")]
+        recorded: bool,
     },
+}
+
+/// A host that does not check the log's turn lets the log answer as it is.
+fn recorded_by_default() -> bool {
+    true
 }
 
 /// The longest agent session id the core accepts (the agents write UUIDs).

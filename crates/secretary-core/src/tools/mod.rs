@@ -109,7 +109,8 @@ pub(crate) fn resolve_dialog<'a>(
             source,
             session_id,
             via,
-        }) => agent_caller(store, ctx.live, source, session_id, via),
+            recorded,
+        }) => agent_caller(store, ctx.live, source, session_id, via, *recorded),
         Some(Caller::Local { session_id }) => local_caller(store, ctx.live, session_id),
     }
 }
@@ -169,16 +170,16 @@ fn foreign_caller<'a>(
 }
 
 /// An agent session that said who it is over MCP. Its log is the dialog; until the host has read
-/// the turn running now (`ctx.live` is `None`), the answer is `live_pending` and the host waits
-/// for the log (bounded); after that wait (`LiveCopy::Unavailable`, why) the saved log answers
-/// with `behind`, or, when the log is still missing, a clear failure: never another session's
-/// words.
+/// the turn running now (`recorded`), the answer is `live_pending` and the host waits for the log
+/// (bounded); after that wait (`LiveCopy::Unavailable`, why) the log answers with `behind`, or,
+/// when it is still missing, a clear failure: never another session's words.
 fn agent_caller<'a>(
     store: &'a SessionStore,
     live: Option<&LiveCopy>,
     source: &str,
     session_id: &str,
     via: &str,
+    recorded: bool,
 ) -> Result<Resolved<'a>, ToolResult> {
     let Some(agent) = DialogSource::parse(source).filter(|s| *s != DialogSource::Vscode) else {
         return Err(ToolResult::failure(
@@ -203,7 +204,11 @@ fn agent_caller<'a>(
     }
     let found = store.find(agent, session_id);
     match (found, live) {
-        (Some(stored), None) => Ok(Resolved::saved(stored, DialogFrom::Caller)),
+        (Some(stored), _) if recorded => Ok(Resolved::saved(stored, DialogFrom::Caller)),
+        (Some(_), None) => Err(ToolResult::failure(
+            "The running turn of the calling session's log is needed",
+            ErrorKind::LivePending,
+        )),
         (Some(stored), Some(waited)) => {
             let mut resolved = Resolved::saved(stored, DialogFrom::Caller);
             resolved.behind = Some(format!(
