@@ -46,6 +46,7 @@ await Promise.all([
   agentTests.length > 0 && build({ ...common, entryPoints: agentTests, outdir: 'out/agents' }),
   build({ ...common, entryPoints: ['extension/bench/scan.ts'], outfile: 'out/bench/scan.js' }),
   build({ ...common, entryPoints: ['extension/bench/coldOnce.ts'], outfile: 'out/bench/coldOnce.js' }),
+  build({ ...common, entryPoints: ['extension/bench/agents.ts'], outfile: 'out/bench/agents.js' }),
   // The test-only chat loop extension (a scripted model and participant) that e2e loads beside ours.
   existsSync('extension/test/chat-loop/src/extension.ts') &&
     build({ ...common, entryPoints: ['extension/test/chat-loop/src/extension.ts'], outfile: 'extension/test/chat-loop/dist/extension.js' }),
