@@ -519,3 +519,72 @@ fn claude_code_local_commands_are_not_requests() {
         ["first prompt hello", "/rev main.rs", "after compact"]
     );
 }
+
+/// Gemini CLI 0.61.0's session file, as it wrote it offline (lines shaped on a real run): the
+/// header, a `$set` of the context message, the person's prompts as `user` records, `gemini`
+/// answers; the `<session_context>` turn and function responses are not requests; a later
+/// `$set` of `messages` replaces the history.
+#[test]
+fn gemini_cli_session_file() {
+    let log = [
+        r#"{"sessionId":"0ba308b8-090f-4cb1-9753-6e234d71a26e","projectHash":"1301b1a4","startTime":"2026-11-24T20:36:52.894Z","lastUpdated":"2026-11-24T20:36:52.894Z","kind":"main"}"#,
+        r#"{"$set":{"messages":[{"id":"d0","timestamp":"2026-11-24T20:36:52.895Z","type":"user","content":[{"text":"<session_context>\nThis is the Gemini CLI."}]}]}}"#,
+        r#"{"id":"db95","timestamp":"2026-11-24T20:36:52.927Z","type":"user","content":[{"text":"first prompt hello"}]}"#,
+        r#"{"$set":{"lastUpdated":"2026-11-24T20:36:52.927Z"}}"#,
+        r#"{"id":"8b10","timestamp":"2026-11-24T20:36:53.100Z","type":"gemini","content":"hello","thoughts":[],"model":"scripted"}"#,
+        r#"{"id":"f1","timestamp":"2026-11-24T20:37:00.000Z","type":"user","content":[{"functionResponse":{"name":"x","response":{}}}]}"#,
+        r#"{"id":"u2","timestamp":"2026-11-24T20:38:00.000Z","type":"user","content":"second, as a string"}"#,
+        r#"{"id":"x","type":"brand-new"}"#,
+    ]
+    .join("\n");
+    let path = "/h/.gemini/tmp/work/chats/session-2026-11-24T20-36-0ba308b8.jsonl";
+    let d = parse(path, log.as_bytes()).unwrap();
+    assert_eq!(d.source, DialogSource::GeminiCli);
+    assert_eq!(d.session_id, "0ba308b8-090f-4cb1-9753-6e234d71a26e");
+    assert_eq!(texts(&d), ["first prompt hello", "second, as a string"]);
+    assert_eq!(d.requests[0].model_id.as_deref(), Some("scripted"));
+    assert!(
+        d.diagnostics.iter().any(|m| m.contains("brand-new")),
+        "{:?}",
+        d.diagnostics
+    );
+    // A rewrite of the history replaces the requests.
+    let rewritten = format!(
+        "{log}\n{}",
+        r#"{"$set":{"messages":[{"id":"a","type":"user","content":[{"text":"only this"}]}]}}"#
+    );
+    assert_eq!(
+        texts(&parse(path, rewritten.as_bytes()).unwrap()),
+        ["only this"]
+    );
+}
+
+/// Qwen Code 0.24.4's session file (lines shaped on a real run): Claude-like records with
+/// `provenance`; only `real_user` prompts are requests; the folder is `cwd`.
+#[test]
+fn qwen_code_session_file() {
+    let line = |kind: &str, provenance: &str, message: &str| {
+        format!(
+            r#"{{"uuid":"u-{kind}-{provenance}","parentUuid":null,"sessionId":"3536b454","timestamp":"2026-11-24T20:36:16.498Z","type":"{kind}","provenance":"{provenance}","cwd":"/tmp/work","version":"0.24.4","model":"scripted","message":{message}}}"#
+        )
+    };
+    let log = [
+        line("user", "real_user", r#"{"role":"user","parts":[{"text":"second prompt"}]}"#),
+        r#"{"uuid":"s","parentUuid":"u","sessionId":"3536b454","timestamp":"2026-11-24T20:36:16.508Z","type":"system","provenance":"system","cwd":"/tmp/work","subtype":"attribution_snapshot","systemPayload":{}}"#.to_string(),
+        line("assistant", "assistant_output", r#"{"role":"model","parts":[{"text":"hello"}]}"#),
+        line("user", "tool_result", r#"{"role":"user","parts":[{"functionResponse":{"name":"x","response":{}}}]}"#),
+        line("user", "system_injected", r#"{"role":"user","parts":[{"text":"<system-reminder>memory</system-reminder>"}]}"#),
+        line("user", "real_user", r#"{"role":"user","parts":[{"text":"and another"}]}"#),
+    ]
+    .join("\n");
+    let path = "/h/.qwen/projects/-tmp-work/chats/3536b454.jsonl";
+    let d = parse(path, log.as_bytes()).unwrap();
+    assert_eq!(
+        d.source,
+        DialogSource::QwenCode,
+        "Qwen's records carry parentUuid like Claude Code's"
+    );
+    assert_eq!(texts(&d), ["second prompt", "and another"]);
+    assert_eq!(d.folder.as_deref(), Some("/tmp/work"));
+    assert_eq!(d.requests[0].status, RequestStatus::Complete);
+}

@@ -16,6 +16,10 @@ import { agentOfClient, type DialogSource } from '../sessions/agents';
  * - Codex 0.169.0: nothing in the environment; on each call `_meta.sessionId` (also `threadId`,
  *   the rollout's id) and `_meta.callId`, the `call_id` of the `function_call` the rollout
  *   records; client `codex-mcp-client`.
+ * - Qwen Code 0.24.4: `QWEN_CODE_SESSION_ID` in the environment; client
+ *   `qwen-cli-mcp-client-<server>`.
+ * - Gemini CLI 0.61.0: nothing (`GEMINI_CLI=1` only; `_meta` holds a progress token): the most
+ *   recent Gemini CLI session of the folder answers, and says so.
  *
  * The client's name says whose variables to trust: a Claude Code session's variables are
  * inherited by every process it starts, a Copilot CLI it runs included. With an unknown client
@@ -33,6 +37,7 @@ export interface AgentCall {
 const SESSION_VARIABLES: readonly [DialogSource, string][] = [
   ['copilot-cli', 'COPILOT_AGENT_SESSION_ID'],
   ['claude-code', 'CLAUDE_CODE_SESSION_ID'],
+  ['qwen-code', 'QWEN_CODE_SESSION_ID'],
 ];
 
 /** The calling agent session, or `undefined` when nothing exact names one (the core then answers

@@ -68,6 +68,10 @@ export function turnState(sessions: DialogSessionsService, call: AgentCall): Tur
   if (call.callId !== undefined) {
     return tailHolds(dialog.path, JSON.stringify(call.callId)) ? 'recorded' : 'behind';
   }
+  if (call.caller.source !== 'copilot-cli') {
+    // No call id and no turn marks to go by (Qwen Code): the log as it is.
+    return 'recorded';
+  }
   const last = dialog.dialog.requests[dialog.dialog.requests.length - 1];
   return last?.status === 'inProgress' ? 'recorded' : 'behind';
 }
@@ -103,7 +107,8 @@ function watchDirs(call: AgentCall, roots: AgentRoots, sessions: DialogSessionsS
   if (known) {
     dirs.push(path.dirname(known.path));
   }
-  const root = source === 'copilot-cli' ? roots.copilot : source === 'claude-code' ? roots.claude : roots.codex;
+  const root =
+    source === 'copilot-cli' ? roots.copilot : source === 'claude-code' ? roots.claude : source === 'codex' ? roots.codex : source === 'gemini-cli' ? roots.gemini : roots.qwen;
   dirs.push(root, path.dirname(root));
   if (source === 'copilot-cli' && /^[A-Za-z0-9-]+$/.test(sessionId)) {
     dirs.push(path.join(root, sessionId));

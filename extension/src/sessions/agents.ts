@@ -1,11 +1,14 @@
 import * as os from 'os';
 import * as path from 'path';
 
-import { isDir, isFile, listDir, type SessionFile } from './discovery';
+import * as fs from 'fs';
+
+import type { DialogSource } from '../core/generated/DialogSource';
+import { folderKey, isDir, isFile, listDir, type SessionFile } from './discovery';
 
 /** The agents whose own session logs the Secretary reads, as the core names them. */
-export type DialogSource = 'vscode' | 'copilot-cli' | 'claude-code' | 'codex';
-export const DIALOG_SOURCES: readonly DialogSource[] = ['vscode', 'copilot-cli', 'claude-code', 'codex'];
+export type { DialogSource };
+export const DIALOG_SOURCES: readonly DialogSource[] = ['vscode', 'copilot-cli', 'claude-code', 'codex', 'gemini-cli', 'qwen-code'];
 
 /** Where each agent keeps its sessions on this machine (existing or not). */
 export interface AgentRoots {
@@ -16,6 +19,11 @@ export interface AgentRoots {
   claude: string;
   /** `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
   codex: string;
+  /** `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`: one folder per project, its sessions
+   * in `chats/`. */
+  gemini: string;
+  /** `~/.qwen/projects`: one folder per project, its sessions in `chats/`. */
+  qwen: string;
 }
 
 export function agentRoots(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): AgentRoots {
@@ -30,7 +38,40 @@ export function agentRoots(env: NodeJS.ProcessEnv = process.env, home: string = 
     copilot,
     claude: path.join(env.CLAUDE_CONFIG_DIR || path.join(home, '.claude'), 'projects'),
     codex: path.join(env.CODEX_HOME || path.join(home, '.codex'), 'sessions'),
+    gemini: path.join(env.GEMINI_CLI_HOME || home, '.gemini', 'tmp'),
+    qwen: path.join(home, '.qwen', 'projects'),
   };
+}
+
+/** The roots as a list, for messages. */
+export function agentRootList(roots: AgentRoots): string[] {
+  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen];
+}
+
+/** The most a `.project_root` file is read (a path). */
+const PROJECT_ROOT_MAX = 4096;
+
+/** The folder a Gemini CLI project folder is for: its `.project_root` file (the log does not say).
+ * A missing, odd or oversized file gives none: the session then counts for every workspace. */
+function geminiProjectRoot(projectDir: string): string | undefined {
+  const file = path.join(projectDir, '.project_root');
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > PROJECT_ROOT_MAX) {
+      return undefined;
+    }
+    const buffer = Buffer.alloc(stat.size);
+    const text = buffer.subarray(0, fs.readSync(fd, buffer, 0, stat.size, 0)).toString('utf8').trim();
+    return text && path.isAbsolute(text) && !/[\0\n]/.test(text) ? text : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) {
+      fs.closeSync(fd);
+    }
+  }
 }
 
 /**
@@ -65,6 +106,27 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile
       }
     }
   }
+  for (const project of listDir(roots.gemini).sort()) {
+    const chats = path.join(roots.gemini, project, 'chats');
+    const names = listDir(chats).filter((name) => name.startsWith('session-') && name.endsWith('.jsonl'));
+    if (names.length === 0) {
+      continue;
+    }
+    const folder = geminiProjectRoot(path.join(roots.gemini, project));
+    for (const name of names.sort()) {
+      if (isFile(path.join(chats, name))) {
+        found.push({ path: path.join(chats, name), workspace: folder === undefined ? undefined : folderKey(folder), kind: 'agent' });
+      }
+    }
+  }
+  for (const project of listDir(roots.qwen).sort()) {
+    const chats = path.join(roots.qwen, project, 'chats');
+    for (const name of listDir(chats).sort()) {
+      if (name.endsWith('.jsonl') && isFile(path.join(chats, name))) {
+        add(path.join(chats, name));
+      }
+    }
+  }
   return found;
 }
 
@@ -79,9 +141,13 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile
 export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = os.homedir()): string[] {
   const subdirs = (dir: string) => listDir(dir).map((n) => path.join(dir, n)).filter(isDir);
   const dirs = [roots.copilot, ...subdirs(roots.copilot), roots.claude, ...subdirs(roots.claude)];
+  for (const root of [roots.gemini, roots.qwen]) {
+    const projects = subdirs(root);
+    dirs.push(root, ...projects, ...projects.map((p) => path.join(p, 'chats')));
+  }
   const codex = codexDateDirs(roots.codex);
   dirs.push(roots.codex, ...codex.years, ...codex.months, ...codex.days);
-  for (const root of [roots.copilot, roots.claude, roots.codex]) {
+  for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen]) {
     const parent = path.dirname(root);
     if (!isDir(root) && path.resolve(parent) !== path.resolve(home)) {
       dirs.push(parent);
@@ -118,6 +184,12 @@ export function agentOfClient(clientName: string | undefined, env: NodeJS.Proces
   }
   if (name.includes('copilot') && name.includes('cli')) {
     return 'copilot-cli';
+  }
+  if (name.includes('gemini')) {
+    return 'gemini-cli';
+  }
+  if (name.includes('qwen')) {
+    return 'qwen-code';
   }
   if (name.includes('visual studio code') || name.includes('vscode')) {
     return undefined;

@@ -6,7 +6,7 @@ import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 import { canonicalKey, defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type SessionFile } from './discovery';
 import { DialogSessionsService } from './DialogSessionsService';
-import { agentRoots, agentSessionFiles, parseSources } from './agents';
+import { agentRootList, agentRoots, agentSessionFiles, parseSources } from './agents';
 
 /** Where the command line and `secretary mcp` read sessions: `--storage`, `--workspace`, `--all`. */
 export interface McpScopeOptions {
@@ -74,7 +74,7 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
       };
     }
   }
-  const where = [...roots, ...(agents ? [agents.copilot, agents.claude, agents.codex] : [])];
+  const where = [...roots, ...(agents ? agentRootList(agents) : [])];
   log.info(`reading chat sessions under ${where.join(', ') || '(nothing)'} (workspace: ${workspace ?? 'all'})`);
   return new DialogSessionsService(core, { files, watchDirs: () => [] }, log, { workspace, resolveWorkspace });
 }

@@ -136,7 +136,13 @@ function dialogTooltip(entry: StoredDialog, current: boolean): vscode.MarkdownSt
 }
 
 /** What people call the agent that wrote a dialog, for dialogs of another agent than VS Code. */
-const AGENT_NAMES: Readonly<Record<string, string>> = { 'copilot-cli': 'Copilot CLI', 'claude-code': 'Claude Code', codex: 'Codex' };
+const AGENT_NAMES: Readonly<Record<string, string>> = {
+  'copilot-cli': 'Copilot CLI',
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  'gemini-cli': 'Gemini CLI',
+  'qwen-code': 'Qwen Code',
+};
 
 export function agentName(dialog: { source?: string }): string | undefined {
   const source = dialog.source;

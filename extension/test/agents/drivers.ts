@@ -11,7 +11,7 @@ import * as path from 'path';
  * were found by reading each package and running it (docs/agents.md, "Real agents in the tests").
  */
 
-export type AgentName = 'copilot' | 'claude' | 'codex';
+export type AgentName = 'copilot' | 'claude' | 'codex' | 'gemini' | 'qwen';
 
 export interface TurnResult {
   code: number | null;
@@ -23,7 +23,7 @@ export interface TurnResult {
 export interface Agent {
   name: AgentName;
   /** The source the Secretary calls this agent's dialogs by. */
-  source: 'copilot-cli' | 'claude-code' | 'codex';
+  source: 'copilot-cli' | 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code';
   /** The working folder the agent runs in (one per agent home). */
   work: string;
   home: string;
@@ -48,7 +48,7 @@ export interface AgentOptions {
 
 /** Where each agent is installed by scripts/agents-setup. */
 export function agentCommand(root: string, name: AgentName): string {
-  const bin = { copilot: 'copilot', claude: 'claude', codex: 'codex' }[name];
+  const bin = { copilot: 'copilot', claude: 'claude', codex: 'codex', gemini: 'gemini', qwen: 'qwen' }[name];
   return path.join(root, '.tools', 'agents', name, 'node_modules', '.bin', bin);
 }
 
@@ -140,6 +140,9 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
       },
     };
   }
+  if (name === 'gemini' || name === 'qwen') {
+    return geminiLike(name, options, work, base, mcp);
+  }
   const codexHome = path.join(options.home, '.codex');
   fs.mkdirSync(codexHome, { recursive: true });
   const toml = (value: string) => JSON.stringify(value);
@@ -191,6 +194,58 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
       return { ...result, session: id };
     },
     logOf: (id) => rollouts(sessions).find((f) => rolloutId(f) === id),
+  };
+}
+
+/** Gemini CLI (Google's API through `GOOGLE_GEMINI_BASE_URL`) and Qwen Code, its fork (an
+ * OpenAI-compatible provider through `OPENAI_BASE_URL`): settings in `~/.gemini` / `~/.qwen`,
+ * sessions started with `--session-id` and resumed with `--resume <id>`. */
+function geminiLike(
+  name: 'gemini' | 'qwen',
+  options: AgentOptions,
+  work: string,
+  base: NodeJS.ProcessEnv,
+  mcp: { command: string; args: string[] },
+): Agent {
+  const dir = path.join(options.home, name === 'gemini' ? '.gemini' : '.qwen');
+  fs.mkdirSync(dir, { recursive: true });
+  const servers = options.bare ? {} : { mcpServers: { secretary: { ...mcp, trust: true } } };
+  const settings =
+    name === 'gemini'
+      ? { security: { auth: { selectedType: 'gemini-api-key' } }, telemetry: { enabled: false }, privacy: { usageStatisticsEnabled: false }, ...servers }
+      : { telemetry: { enabled: false }, privacy: { usageStatisticsEnabled: false }, ...servers };
+  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settings));
+  const env: NodeJS.ProcessEnv =
+    name === 'gemini'
+      ? { ...base, GOOGLE_GEMINI_BASE_URL: options.modelUrl, GEMINI_API_KEY: 'offline', GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' }
+      : { ...base, OPENAI_BASE_URL: `${options.modelUrl}/v1`, OPENAI_API_KEY: 'offline', OPENAI_MODEL: 'scripted', QWEN_CODE_SUPPRESS_YOLO_WARNING: '1' };
+  const started = new Set<string>();
+  return {
+    name,
+    source: name === 'gemini' ? 'gemini-cli' : 'qwen-code',
+    work,
+    home: options.home,
+    async turn(session, prompt, extraEnv) {
+      const id = session ?? crypto.randomUUID();
+      const first = !started.has(id);
+      started.add(id);
+      const args = [first ? '--session-id' : '--resume', id, '-p', prompt, '--yolo'];
+      args.push(...(name === 'gemini' ? ['-m', 'scripted'] : ['--auth-type', 'openai']));
+      return { ...(await run(options.command, args, work, { ...env, ...extraEnv })), session: id };
+    },
+    logOf: (id) => {
+      const root = name === 'gemini' ? path.join(dir, 'tmp') : path.join(dir, 'projects');
+      for (const project of fs.existsSync(root) ? fs.readdirSync(root) : []) {
+        const chats = path.join(root, project, 'chats');
+        for (const file of fs.existsSync(chats) ? fs.readdirSync(chats) : []) {
+          const full = path.join(chats, file);
+          if (file.endsWith('.jsonl') && (file.includes(id.slice(0, 8)) || fs.readFileSync(full, 'utf8').includes(id))) {
+            return full;
+          }
+        }
+      }
+      return undefined;
+    },
   };
 }
 

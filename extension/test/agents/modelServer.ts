@@ -7,7 +7,9 @@ import type { AddressInfo } from 'net';
  * - OpenAI chat completions (`POST /v1/chat/completions`, SSE): GitHub Copilot CLI's
  *   bring-your-own-model provider;
  * - Anthropic Messages (`POST /v1/messages`, SSE): Claude Code through `ANTHROPIC_BASE_URL`;
- * - OpenAI Responses (`POST /v1/responses`, SSE): Codex through a model provider in `config.toml`.
+ * - OpenAI Responses (`POST /v1/responses`, SSE): Codex through a model provider in `config.toml`;
+ * - Gemini (`POST /v1beta/models/<model>:streamGenerateContent?alt=sse`, or `:generateContent`):
+ *   Gemini CLI through `GOOGLE_GEMINI_BASE_URL`.
  *
  * Each request is turned into one `Exchange` (the last user text, whether the last message is a
  * tool result and its text, the tools offered, the whole body) and handed to the test's `script`,
@@ -15,7 +17,7 @@ import type { AddressInfo } from 'net';
  * model really received: the tool results, the instructions, the compacted history.
  */
 
-export type Api = 'chat' | 'messages' | 'responses';
+export type Api = 'chat' | 'messages' | 'responses' | 'gemini';
 
 export interface Exchange {
   api: Api;
@@ -63,7 +65,14 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
           ? 'messages'
           : url.includes('/responses')
             ? 'responses'
-            : undefined;
+            : /:(stream)?[gG]enerateContent/.test(url)
+              ? 'gemini'
+              : undefined;
+      if (/:countTokens/.test(url)) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"totalTokens": 100}');
+        return;
+      }
       if (req.method !== 'POST' || api === undefined) {
         // Claude Code's token counting and any other probe: answered small, never scripted.
         res.writeHead(url.includes('count_tokens') ? 200 : 404, { 'content-type': 'application/json' });
@@ -90,7 +99,7 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
         const offered = exchange.tools.find((name) => name === tool) ?? exchange.tools.find((name) => toolMatches(name, tool));
         reply = offered ? { tool: offered, args, tokens: reply.tokens } : { text: `no tool ${tool} among [${exchange.tools.join(', ')}]` };
       }
-      const stream = parsed.stream !== false;
+      const stream = api === 'gemini' ? url.includes(':streamGenerateContent') : parsed.stream !== false;
       write(api, res, reply, stream, exchanges.length, reply.tokens ?? 100);
     });
   });
@@ -189,6 +198,18 @@ function readExchange(api: Api, body: Json, raw: string, interaction: string | u
       toolResult = undefined;
     }
     tools = ((body.tools as Json[] | undefined) ?? []).map((t) => String(t.name ?? ''));
+  } else if (api === 'gemini') {
+    const contents = (body.contents as Json[] | undefined) ?? [];
+    for (const c of contents) {
+      const parts = (c.parts as Json[] | undefined) ?? [];
+      if (c.role === 'user' && parts.some((p) => typeof p.text === 'string')) {
+        lastUser = parts.map((p) => (typeof p.text === 'string' ? p.text : '')).join('\n');
+      }
+    }
+    const lastParts = ((contents[contents.length - 1]?.parts as Json[] | undefined) ?? []);
+    const response = lastParts.find((p) => p.functionResponse !== undefined)?.functionResponse as Json | undefined;
+    toolResult = response === undefined ? undefined : JSON.stringify(response.response ?? response);
+    tools = ((body.tools as Json[] | undefined) ?? []).flatMap((t) => ((t.functionDeclarations as Json[] | undefined) ?? []).map((f) => String(f.name ?? '')));
   } else {
     const input = Array.isArray(body.input) ? (body.input as Json[]) : [{ role: 'user', content: body.input }];
     for (const item of input) {
@@ -209,6 +230,9 @@ function readExchange(api: Api, body: Json, raw: string, interaction: string | u
 function withoutToolResults(api: Api, body: Json): unknown {
   if (api === 'chat') {
     return ((body.messages as Json[] | undefined) ?? []).filter((m) => m.role !== 'tool');
+  }
+  if (api === 'gemini') {
+    return ((body.contents as Json[] | undefined) ?? []).map((c) => ({ ...c, parts: ((c.parts as Json[] | undefined) ?? []).filter((p) => p.functionResponse === undefined) }));
   }
   if (api === 'messages') {
     return ((body.messages as Json[] | undefined) ?? []).map((m) =>
@@ -253,6 +277,9 @@ function write(api: Api, res: http.ServerResponse, reply: Reply, stream: boolean
   }
   if (api === 'messages') {
     return writeMessages(res, reply, stream, id, tokens);
+  }
+  if (api === 'gemini') {
+    return writeGemini(res, reply, stream, tokens);
   }
   return writeResponses(res, reply, id, tokens);
 }
@@ -328,4 +355,19 @@ function writeResponses(res: http.ServerResponse, reply: Reply, id: string, toke
     ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
     ['response.completed', { type: 'response.completed', response: { id: `resp_${id}`, object: 'response', status: 'completed', output: [item], usage } }],
   ]);
+}
+
+function writeGemini(res: http.ServerResponse, reply: Reply, stream: boolean, tokens: number): void {
+  const part = 'tool' in reply ? { functionCall: { name: reply.tool, args: reply.args } } : { text: reply.text };
+  const chunk = {
+    candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: tokens, candidatesTokenCount: 10, totalTokenCount: tokens + 10 },
+    modelVersion: 'scripted',
+  };
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(chunk));
+    return;
+  }
+  sse(res, [[undefined, chunk]]);
 }

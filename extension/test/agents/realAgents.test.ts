@@ -17,12 +17,16 @@ import { startModelServer, type Exchange, type ModelServer, type Script } from '
  */
 
 const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
-const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex').split(',').map((s) => s.trim()) as AgentName[];
+const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex,gemini,qwen').split(',').map((s) => s.trim()) as AgentName[];
+/** The agents that tell an MCP server which session calls, and whose compaction the tests drive;
+ * Gemini CLI 0.61.0 names no session to its MCP servers, and Qwen Code 0.24.4 defers MCP tools
+ * behind its own tool search (docs/agents.md): their logs are checked, not the MCP scenarios. */
+const OVER_MCP: readonly AgentName[] = ['copilot', 'claude', 'codex'];
 
 /** Whether each agent version passes an MCP server's `instructions` to the model (measured: the
  * Copilot CLI 1.0.102 drops them; Claude Code shows them under "# MCP Server Instructions";
  * Codex as the description of the server's tool namespace). */
-const INSTRUCTIONS_REACH_MODEL: Record<AgentName, boolean> = { copilot: false, claude: true, codex: true };
+const INSTRUCTIONS_REACH_MODEL: Partial<Record<AgentName, boolean>> = { copilot: false, claude: true, codex: true };
 
 /** The scripted model: `CALL <tool> [json]` in the person's last prompt makes it call that tool
  * of the Secretary; a tool result ends the turn; anything else (a summary request included) is
@@ -97,7 +101,8 @@ for (const name of ONLY) {
       fs.rmSync(temp, { recursive: true, force: true });
     });
 
-    test('two sessions of one folder, each calling get_first_request while the other runs, get their own words', async () => {
+    const mcpTest = OVER_MCP.includes(name) ? test : test.skip;
+    void mcpTest('two sessions of one folder, each calling get_first_request while the other runs, get their own words', async () => {
       const agent = agentIn('two-sessions');
       const a = await agent.turn(undefined, 'Session A first request: build the alpha parser with streaming input');
       assertTurn(a, 'session A, turn 1');
@@ -124,7 +129,7 @@ for (const name of ONLY) {
       assert.equal(rb.json.sessionId, b.session);
     });
 
-    test("after the agent's compaction, get_request returns a dropped request verbatim", async () => {
+    void mcpTest("after the agent's compaction, get_request returns a dropped request verbatim", async () => {
       const agent = agentIn('compaction');
       const bulk = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}-${i} keeps the ledger balanced`).join('; ');
       const middle = `Middle request delta-7731: also handle refunds. ${bulk('constraint', 250)}`;
@@ -156,7 +161,8 @@ for (const name of ONLY) {
 
     test('the Secretary reads the log this agent version wrote, every request in order', async () => {
       const agent = agentIn('log');
-      const prompts = ['Log check one: rename the module', 'Log check two: then update the imports', 'Log check three: CALL list_dialogs'];
+      const mcp = OVER_MCP.includes(name);
+      const prompts = ['Log check one: rename the module', 'Log check two: then update the imports', mcp ? 'Log check three: CALL list_dialogs' : 'Log check three: and the docs'];
       let session: string | undefined;
       for (const prompt of prompts) {
         const turn = await agent.turn(session, prompt);
@@ -166,6 +172,9 @@ for (const name of ONLY) {
       const log = agent.logOf(session ?? '');
       assert.ok(log, `no ${name} log for session ${session}`);
       assert.deepEqual(requestsOf(log, agent.source), prompts);
+      if (!mcp) {
+        return;
+      }
       // Whether the server's MCP instructions reach the model, as measured (docs/agents.md): a
       // change in the agent shows here.
       const withTools = server.exchanges.filter((ex) => ex.tools.some((t) => /secretary/.test(t)));

@@ -382,3 +382,34 @@ test("agents' folders are watched: a new Codex day, a new Claude project and a C
     home.cleanup();
   }
 });
+
+test("Gemini CLI's sessions take their folder from .project_root; Qwen Code's are found under projects/*/chats", async () => {
+  const { agentSessionFiles, agentRoots } = await import('../../src/sessions/agents');
+  const { folderKey } = await import('../../src/sessions/discovery');
+  const home = tempDir();
+  try {
+    const project = path.join(home.dir, '.gemini', 'tmp', 'work');
+    fs.mkdirSync(path.join(project, 'chats'), { recursive: true });
+    fs.writeFileSync(path.join(project, '.project_root'), '/home/me/work');
+    fs.writeFileSync(path.join(project, 'chats', 'session-2026-11-24T20-36-0ba308b8.jsonl'), '{}\n');
+    fs.writeFileSync(path.join(project, 'chats', 'notes.txt'), 'not a session');
+    // A project folder whose .project_root is a link or holds no path: its sessions count for
+    // every workspace.
+    const odd = path.join(home.dir, '.gemini', 'tmp', 'odd');
+    fs.mkdirSync(path.join(odd, 'chats'), { recursive: true });
+    fs.symlinkSync('/etc/hostname', path.join(odd, '.project_root'));
+    fs.writeFileSync(path.join(odd, 'chats', 'session-x.jsonl'), '{}\n');
+    const qwen = path.join(home.dir, '.qwen', 'projects', '-home-me-work', 'chats');
+    fs.mkdirSync(qwen, { recursive: true });
+    fs.writeFileSync(path.join(qwen, '3536b454.jsonl'), '{}\n');
+    const files = agentSessionFiles(agentRoots({}, home.dir));
+    const rel = (f: { path: string; workspace?: string }) => [path.relative(home.dir, f.path), f.workspace];
+    assert.deepEqual(files.map(rel), [
+      ['.gemini/tmp/odd/chats/session-x.jsonl', undefined],
+      ['.gemini/tmp/work/chats/session-2026-11-24T20-36-0ba308b8.jsonl', folderKey('/home/me/work')],
+      ['.qwen/projects/-home-me-work/chats/3536b454.jsonl', undefined],
+    ]);
+  } finally {
+    home.cleanup();
+  }
+});

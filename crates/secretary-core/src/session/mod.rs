@@ -518,6 +518,8 @@ pub fn parse_as(
         DialogSource::CopilotCli => FileKind::Agent(agents::Agent::CopilotCli),
         DialogSource::ClaudeCode => FileKind::Agent(agents::Agent::ClaudeCode),
         DialogSource::Codex => FileKind::Agent(agents::Agent::Codex),
+        DialogSource::GeminiCli => FileKind::Agent(agents::Agent::GeminiCli),
+        DialogSource::QwenCode => FileKind::Agent(agents::Agent::QwenCode),
         DialogSource::Vscode => match detect(file_name, bytes) {
             FileKind::Agent(_) if file_name.to_ascii_lowercase().ends_with(".json") => {
                 FileKind::Json

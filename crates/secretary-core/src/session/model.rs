@@ -26,10 +26,15 @@ pub enum SessionFormat {
     ClaudeCode,
     /// OpenAI Codex CLI: `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`.
     Codex,
+    /// Gemini CLI: `~/.gemini/tmp/<project>/chats/session-*.jsonl`.
+    GeminiCli,
+    /// Qwen Code: `~/.qwen/projects/<slug>/chats/<sessionId>.jsonl`.
+    QwenCode,
 }
 
 /// Which agent wrote a dialog: VS Code's chat, or one of the terminal agents whose own history
-/// the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`.
+/// the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`,
+/// `gemini-cli`, `qwen-code`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
@@ -40,14 +45,18 @@ pub enum DialogSource {
     CopilotCli,
     ClaudeCode,
     Codex,
+    GeminiCli,
+    QwenCode,
 }
 
 impl DialogSource {
-    pub const ALL: [DialogSource; 4] = [
+    pub const ALL: [DialogSource; 6] = [
         DialogSource::Vscode,
         DialogSource::CopilotCli,
         DialogSource::ClaudeCode,
         DialogSource::Codex,
+        DialogSource::GeminiCli,
+        DialogSource::QwenCode,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -56,6 +65,8 @@ impl DialogSource {
             DialogSource::CopilotCli => "copilot-cli",
             DialogSource::ClaudeCode => "claude-code",
             DialogSource::Codex => "codex",
+            DialogSource::GeminiCli => "gemini-cli",
+            DialogSource::QwenCode => "qwen-code",
         }
     }
 
@@ -70,7 +81,8 @@ impl DialogSource {
         }
     }
 
-    /// The source named `name` (`vscode`, `copilot-cli`, `claude-code`, `codex`).
+    /// The source named `name` (`vscode`, `copilot-cli`, `claude-code`, `codex`, `gemini-cli`,
+    /// `qwen-code`).
     pub fn parse(name: &str) -> Option<DialogSource> {
         DialogSource::ALL.into_iter().find(|s| s.as_str() == name)
     }
@@ -83,6 +95,8 @@ impl SessionFormat {
             SessionFormat::CopilotCli => DialogSource::CopilotCli,
             SessionFormat::ClaudeCode => DialogSource::ClaudeCode,
             SessionFormat::Codex => DialogSource::Codex,
+            SessionFormat::GeminiCli => DialogSource::GeminiCli,
+            SessionFormat::QwenCode => DialogSource::QwenCode,
             _ => DialogSource::Vscode,
         }
     }

@@ -95,7 +95,11 @@ impl Entry {
             SessionFormat::NativeJson => 1,
             SessionFormat::Export => 2,
             SessionFormat::Transcript => 3,
-            SessionFormat::CopilotCli | SessionFormat::ClaudeCode | SessionFormat::Codex => 4,
+            SessionFormat::CopilotCli
+            | SessionFormat::ClaudeCode
+            | SessionFormat::Codex
+            | SessionFormat::GeminiCli
+            | SessionFormat::QwenCode => 4,
         }
     }
 

@@ -1,8 +1,8 @@
 //! Readers for other agents' own session logs, into the same [`Dialog`] model as VS Code's chats:
-//! GitHub Copilot CLI ([`copilot_cli`]), Claude Code ([`claude_code`]) and OpenAI Codex CLI
-//! ([`codex`]).
+//! GitHub Copilot CLI ([`copilot_cli`]), Claude Code ([`claude_code`]), OpenAI Codex CLI
+//! ([`codex`]), Gemini CLI ([`gemini_cli`]) and Qwen Code ([`qwen_code`]).
 //!
-//! All three are append-only JSON Lines logs, so they are read through the same [`LineLog`] as
+//! All are append-only JSON Lines logs, so they are read through the same [`LineLog`] as
 //! VS Code's mutation logs: a log that grew costs the appended lines. Only what the person typed
 //! becomes a request: tool results, meta lines, command expansions and the environment or
 //! instruction blocks an agent injects are left out. Lines of a type the reader does not know are
@@ -15,6 +15,8 @@
 pub(crate) mod claude_code;
 pub(crate) mod codex;
 pub(crate) mod copilot_cli;
+pub(crate) mod gemini_cli;
+pub(crate) mod qwen_code;
 
 use std::collections::BTreeMap;
 
@@ -69,6 +71,8 @@ pub(crate) enum Agent {
     CopilotCli,
     ClaudeCode,
     Codex,
+    GeminiCli,
+    QwenCode,
 }
 
 impl Agent {
@@ -77,6 +81,8 @@ impl Agent {
             Agent::CopilotCli => SessionFormat::CopilotCli,
             Agent::ClaudeCode => SessionFormat::ClaudeCode,
             Agent::Codex => SessionFormat::Codex,
+            Agent::GeminiCli => SessionFormat::GeminiCli,
+            Agent::QwenCode => SessionFormat::QwenCode,
         }
     }
 }
@@ -127,6 +133,16 @@ pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> Option<Agent> {
     if kind.as_deref() == Some("session_meta") || member("payload").is_some() {
         return Some(Agent::Codex);
     }
+    // Gemini CLI's header; Qwen Code's records look like Claude Code's but carry `provenance`
+    // (and lie under `.qwen`).
+    if member("projectHash").is_some() {
+        return Some(Agent::GeminiCli);
+    }
+    if member("provenance").is_some()
+        || (member("parentUuid").is_some() && has_component(file_name, ".qwen"))
+    {
+        return Some(Agent::QwenCode);
+    }
     if member("parentUuid").is_some() {
         return Some(Agent::ClaudeCode);
     }
@@ -153,6 +169,12 @@ pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> Option<Agent> {
         }
         if has_component(&lower, ".claude") && has_component(&lower, "projects") {
             return Some(Agent::ClaudeCode);
+        }
+        if has_component(&lower, ".gemini") && has_component(&lower, "chats") {
+            return Some(Agent::GeminiCli);
+        }
+        if has_component(&lower, ".qwen") && has_component(&lower, "chats") {
+            return Some(Agent::QwenCode);
         }
     }
     None
@@ -361,6 +383,8 @@ pub(crate) enum AgentSink {
     CopilotCli(copilot_cli::CopilotCliState),
     ClaudeCode(claude_code::ClaudeState),
     Codex(codex::CodexState),
+    GeminiCli(gemini_cli::GeminiState),
+    QwenCode(qwen_code::QwenState),
 }
 
 impl AgentSink {
@@ -370,6 +394,8 @@ impl AgentSink {
             Agent::CopilotCli => AgentSink::CopilotCli(copilot_cli::CopilotCliState::new(details)),
             Agent::ClaudeCode => AgentSink::ClaudeCode(claude_code::ClaudeState::new(details)),
             Agent::Codex => AgentSink::Codex(codex::CodexState::new(details)),
+            Agent::GeminiCli => AgentSink::GeminiCli(gemini_cli::GeminiState::new(details)),
+            Agent::QwenCode => AgentSink::QwenCode(qwen_code::QwenState::new(details)),
         }
     }
 
@@ -378,6 +404,8 @@ impl AgentSink {
             AgentSink::CopilotCli(s) => s.events(),
             AgentSink::ClaudeCode(s) => s.common.events,
             AgentSink::Codex(s) => s.common.events,
+            AgentSink::GeminiCli(s) => s.common.events,
+            AgentSink::QwenCode(s) => s.common.events,
         }
     }
 
@@ -386,6 +414,8 @@ impl AgentSink {
             AgentSink::CopilotCli(s) => s.request_count(),
             AgentSink::ClaudeCode(s) => s.common.turns.len(),
             AgentSink::Codex(s) => s.turns().len(),
+            AgentSink::GeminiCli(s) => s.common.turns.len(),
+            AgentSink::QwenCode(s) => s.common.turns.len(),
         }
     }
 
@@ -394,6 +424,8 @@ impl AgentSink {
             AgentSink::CopilotCli(s) => s.details_of(position),
             AgentSink::ClaudeCode(s) => s.common.details_of(position),
             AgentSink::Codex(s) => s.details_of(position),
+            AgentSink::GeminiCli(s) => s.common.details_of(position),
+            AgentSink::QwenCode(s) => s.common.details_of(position),
         }
     }
 }
@@ -404,6 +436,8 @@ impl LineSink for AgentSink {
             AgentSink::CopilotCli(s) => s.apply_line(line),
             AgentSink::ClaudeCode(s) => s.apply_line(line),
             AgentSink::Codex(s) => s.apply_line(line),
+            AgentSink::GeminiCli(s) => s.apply_line(line),
+            AgentSink::QwenCode(s) => s.apply_line(line),
         }
     }
 
@@ -418,6 +452,20 @@ impl LineSink for AgentSink {
                 extra_diags,
             ),
             AgentSink::Codex(s) => s.refresh(dialog, file_name, extra_diags),
+            AgentSink::GeminiCli(s) => s.common.refresh(
+                Agent::GeminiCli,
+                &s.common.turns,
+                dialog,
+                file_name,
+                extra_diags,
+            ),
+            AgentSink::QwenCode(s) => s.common.refresh(
+                Agent::QwenCode,
+                &s.common.turns,
+                dialog,
+                file_name,
+                extra_diags,
+            ),
         }
     }
 

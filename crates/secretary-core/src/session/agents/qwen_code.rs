@@ -1,0 +1,135 @@
+//! Qwen Code sessions: `~/.qwen/projects/<slug>/chats/<sessionId>.jsonl` (measured with
+//! `@qwen-code/qwen-code` 0.24.4 running offline).
+//!
+//! One record per line: `{uuid, parentUuid, sessionId, timestamp, type, provenance, cwd, version,
+//! message, ...}` with `type` `user`, `assistant` or `system` and `message` a Gemini-style
+//! `{role, parts}`. A request is a `user` record whose `provenance` is `real_user` (what the person
+//! typed; other provenances are the harness's) and whose parts hold text, not function responses.
+//! The folder is each record's `cwd`, the first one counting.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::{parse_line, raw_str, raw_time, Common, Turn};
+
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<&'a RawValue>,
+    #[serde(rename = "sessionId", borrow, default)]
+    session_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    uuid: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    timestamp: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    provenance: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    cwd: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    model: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    message: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(borrow, default)]
+    parts: Option<Vec<Part<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Part<'a> {
+    #[serde(borrow, default)]
+    text: Option<&'a RawValue>,
+    #[serde(rename = "functionResponse", borrow, default)]
+    function_response: Option<&'a RawValue>,
+}
+
+/// The text parts of a message, `None` when it carries a function response (a tool result).
+fn message_text(message: Option<&RawValue>) -> Option<String> {
+    let message: Message = serde_json::from_str(message?.get()).ok()?;
+    let parts = message.parts?;
+    if parts.iter().any(|p| p.function_response.is_some()) {
+        return None;
+    }
+    let text: Vec<String> = parts.iter().filter_map(|p| raw_str(p.text)).collect();
+    let text = text.join("\n");
+    (!text.trim().is_empty()).then_some(text)
+}
+
+/// The reduced state of a Qwen Code session file.
+#[derive(Debug, Clone)]
+pub(crate) struct QwenState {
+    pub common: Common,
+}
+
+impl QwenState {
+    pub(crate) fn new(details: Option<usize>) -> Self {
+        QwenState {
+            common: Common::new(details),
+        }
+    }
+
+    pub(crate) fn apply_line(&mut self, text: &str) -> Result<bool, String> {
+        let Some(line) = parse_line::<Line>(text)? else {
+            return Ok(false);
+        };
+        let Some(kind) = raw_str(line.kind) else {
+            return Err("no line `type`".into());
+        };
+        let c = &mut self.common;
+        c.events += 1;
+        let ts = raw_time(line.timestamp);
+        let mut changed = c.seen_at(ts);
+        if c.session_id.is_none() {
+            c.session_id = raw_str(line.session_id);
+            changed |= c.session_id.is_some();
+        }
+        if c.folder.is_none() {
+            c.folder = raw_str(line.cwd);
+            changed |= c.folder.is_some();
+        }
+        match kind.as_str() {
+            "user" => {
+                let typed = raw_str(line.provenance).is_none_or(|p| p == "real_user");
+                if let Some(text) = message_text(line.message).filter(|_| typed) {
+                    let model = c.model.clone();
+                    c.turns.push(Turn {
+                        id: raw_str(line.uuid),
+                        text,
+                        timestamp: ts,
+                        model,
+                        ..Default::default()
+                    });
+                    changed = true;
+                }
+            }
+            "assistant" => {
+                if let Some(model) = raw_str(line.model) {
+                    c.model = Some(model);
+                }
+                let wants = c.wants_details();
+                let model = c.model.clone();
+                if let Some(turn) = c.turns.last_mut() {
+                    if turn.model.is_none() {
+                        turn.model = model;
+                    }
+                    if !turn.answered {
+                        turn.answered = true;
+                        changed = true;
+                    }
+                    if wants {
+                        turn.markdown.extend(message_text(line.message));
+                    }
+                }
+            }
+            "system" => {}
+            other => {
+                self.common.unknown_type(other);
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+}
