@@ -425,7 +425,7 @@ fn synthesise(docs: &[Document], target: usize) -> Vec<Document> {
             Document {
                 name,
                 text,
-                tags: Vec::new(),
+                ..Document::default()
             }
         })
         .collect()

@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::search::{Document, HybridIndex, HybridOptions};
+use crate::search::{Document, HybridIndex, HybridOptions, SearchOptions};
 use crate::session::SessionStore;
 
 /// One indexed request: which dialog and which request (1-based).
@@ -30,16 +30,65 @@ pub struct RequestIndex {
 /// for a query about something never discussed.
 const MIN_SEMANTIC: f32 = 0.3;
 
-/// How requests are ranked: the same hybrid engine as tool search (TF-IDF fused with the static
-/// embeddings; past requests are prose too), or TF-IDF alone when the semantic setting is off.
+/// Share of the semantic signal for requests, below tool search's: a request is long, uneven
+/// prose (pasted code, logs), whose mean token vector says less than a tool description's does,
+/// and people looking for what they said remember some of its words. Chosen on the `tune`
+/// questions of the past-requests benchmark (`examples/eval_requests.rs`, `docs/benchmarks.md`).
+const REQUEST_SEMANTIC_WEIGHT: f32 = 0.35;
+
+/// How requests are ranked: the same hybrid engine as tool search (BM25 fused with the static
+/// embeddings; past requests are prose too), or BM25 alone when the semantic setting is off.
+/// Unlike tools, requests get textbook BM25 saturation and length normalisation (k1 1.2, b 0.75,
+/// IDF once): their lengths range from three words to pasted files, and a long request that
+/// mentions everything should not outrank a short one about the query. Each request carries its
+/// neighbours as context ([`push_dialog_documents`]).
 pub fn request_options(semantic: bool) -> HybridOptions {
+    let lexical = SearchOptions {
+        k1: 1.2,
+        b: 0.75,
+        idf_power: 1.0,
+        ..SearchOptions::default()
+    };
     if semantic {
         HybridOptions {
+            lexical,
             min_semantic: MIN_SEMANTIC,
+            semantic_weight: REQUEST_SEMANTIC_WEIGHT,
             ..HybridOptions::default()
         }
     } else {
-        HybridOptions::lexical_only()
+        HybridOptions {
+            lexical,
+            ..HybridOptions::lexical_only()
+        }
+    }
+}
+
+/// How many characters of each neighbouring request go into a request's context: enough for
+/// the topic, not so much that a long pasted file next door drowns the request itself.
+const CONTEXT_CHARS: usize = 600;
+
+/// The searchable documents of one dialog's requests (`texts`, in order), appended to `docs`:
+/// each request's text, with the requests just before and after it as its context (see
+/// [`Document::context`]). Shared with `examples/eval_requests.rs`, so that what is measured
+/// is what the tool searches.
+pub fn push_dialog_documents(texts: &[&str], docs: &mut Vec<Document>) {
+    for (i, text) in texts.iter().enumerate() {
+        let mut context = String::new();
+        for neighbour in [i.checked_sub(1), i.checked_add(1)].into_iter().flatten() {
+            if let Some(near) = texts.get(neighbour) {
+                let cut = near
+                    .char_indices()
+                    .nth(CONTEXT_CHARS)
+                    .map_or(near.len(), |(at, _)| at);
+                context.push_str(&near[..cut]);
+                context.push('\n');
+            }
+        }
+        docs.push(Document {
+            context,
+            ..Document::new("", *text)
+        });
     }
 }
 
@@ -53,13 +102,19 @@ impl RequestIndex {
             {
                 continue;
             }
+            let texts: Vec<&str> = entry
+                .dialog
+                .requests
+                .iter()
+                .map(|r| r.text.as_str())
+                .collect();
             for request in &entry.dialog.requests {
                 refs.push(RequestRef {
                     session_id: entry.dialog.session_id.clone(),
                     index: request.index,
                 });
-                docs.push(Document::new("", request.text.clone()));
             }
+            push_dialog_documents(&texts, &mut docs);
         }
         RequestIndex {
             refs,

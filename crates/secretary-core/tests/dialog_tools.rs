@@ -313,6 +313,9 @@ fn search_requests_ranks_matches_in_this_workspace() {
     let results = result["results"].as_array().unwrap();
     assert_eq!(results[0]["sessionId"], "old");
     assert_eq!(results[0]["index"], 2);
+    // The same two time fields as get_request: milliseconds, and the instant in ISO 8601.
+    assert_eq!(results[0]["timestamp"], 2_000);
+    assert_eq!(results[0]["time"], "1970-01-01T00:00:02.000Z");
     assert!(results[0]["snippet"]
         .as_str()
         .unwrap()
@@ -327,6 +330,11 @@ fn search_requests_ranks_matches_in_this_workspace() {
         json!({"query": "playwright", "sessionId": "new"}),
     );
     assert_eq!(in_session["results"][0]["index"], 5);
+    assert_eq!(in_session["results"][0]["signals"][0], "lexical");
+    // Request 4 comes just before it: found through its context, with no matched word.
+    assert_eq!(in_session["results"][1]["index"], 4, "{in_session}");
+    assert_eq!(in_session["results"][1]["matched"], json!([]));
+    assert_eq!(in_session["results"][1]["signals"][0], "context");
     assert_eq!(
         call(&store, "search_requests", json!({"query": " "})),
         error("Query must not be empty")

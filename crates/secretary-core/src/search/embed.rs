@@ -259,16 +259,19 @@ pub struct QueryVector {
 }
 
 impl DenseIndex {
-    /// Embeds every document: its name pieces weighted `name_weight`, its text and tags 1.
+    /// Embeds every document: its name pieces weighted `name_weight`, its text and tags 1, its
+    /// context `context_weight`.
     pub fn build(
         table: &'static Table,
         docs: &[super::Document],
         name_weight: f32,
+        context_weight: f32,
         idf_power: f32,
     ) -> DenseIndex {
         let dims = table.dims();
         let mut name_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
         let mut text_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
+        let mut context_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
         for doc in docs {
             let mut ids = Vec::new();
             table.token_ids(&doc.name, &mut ids);
@@ -279,6 +282,11 @@ impl DenseIndex {
                 table.token_ids(tag, &mut ids);
             }
             text_ids.push(ids);
+            let mut ids = Vec::new();
+            if context_weight > 0.0 {
+                table.token_ids(&doc.context, &mut ids);
+            }
+            context_ids.push(ids);
         }
         let token_weights = if idf_power > 0.0 && !docs.is_empty() {
             let mut df = vec![0u32; table.vocab().len()];
@@ -307,14 +315,16 @@ impl DenseIndex {
         let mut v = vec![0f32; dims];
         {
             let weight = |id: u32| token_weights.get(id as usize).copied().unwrap_or(1.0);
-            for ((a, b), row) in name_ids
+            for (((a, b), c), row) in name_ids
                 .iter()
                 .zip(&text_ids)
+                .zip(&context_ids)
                 .zip(vectors.chunks_exact_mut(dims))
             {
                 v.iter_mut().for_each(|x| *x = 0.0);
                 table.accumulate_ids(a, name_weight, &weight, &mut v);
                 table.accumulate_ids(b, 1.0, &weight, &mut v);
+                table.accumulate_ids(c, context_weight, &weight, &mut v);
                 if !normalize(&mut v) {
                     scales.push(0.0);
                     continue;

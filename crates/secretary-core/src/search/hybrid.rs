@@ -57,6 +57,8 @@ pub struct HybridOptions {
     pub semantic_weight: f32,
     /// How many times a document's name tokens count in its vector, relative to its text.
     pub name_weight: f32,
+    /// How much a document's context tokens count in its vector, relative to its text.
+    pub context_weight: f32,
     /// Documents with no lexical match are returned only with at least this cosine.
     pub min_semantic: f32,
     /// How many documents the semantic signal contributes per query (the best by an approximate
@@ -74,6 +76,7 @@ impl Default for HybridOptions {
             semantic: true,
             semantic_weight: 0.65,
             name_weight: 1.0,
+            context_weight: 0.3,
             min_semantic: 0.2,
             semantic_candidates: 100,
             idf_power: 1.0,
@@ -110,13 +113,17 @@ pub struct HybridHit {
 }
 
 impl HybridHit {
-    /// Which signals found this document: `"lexical"` when a query word matched it,
-    /// `"semantic"` when its meaning is close to the query's (cosine at least half the best
-    /// cosine of the query and above [`HybridOptions::min_semantic`]).
+    /// Which signals found this document: `"lexical"` when a query word occurs in it,
+    /// `"context"` when query words occur only around it (its [`super::Document::context`]: for
+    /// a request, the requests next to it), `"semantic"` when its meaning is close to the
+    /// query's (cosine at least half the best cosine of the query and above
+    /// [`HybridOptions::min_semantic`]).
     pub fn signals(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
-        if self.lexical > 0.0 {
+        if !self.matched.is_empty() {
             out.push("lexical");
+        } else if self.lexical > 0.0 {
+            out.push("context");
         }
         if self.semantic_match {
             out.push("semantic");
@@ -151,9 +158,15 @@ impl HybridIndex {
         table: &'static Table,
     ) -> HybridIndex {
         let lexical = Index::with_options(docs, options.lexical.clone());
-        let dense = options
-            .semantic
-            .then(|| DenseIndex::build(table, docs, options.name_weight, options.idf_power));
+        let dense = options.semantic.then(|| {
+            DenseIndex::build(
+                table,
+                docs,
+                options.name_weight,
+                options.context_weight,
+                options.idf_power,
+            )
+        });
         HybridIndex {
             lexical,
             dense,

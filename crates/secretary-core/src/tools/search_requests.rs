@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, limit, sessions, timestamp_value};
+use super::{errors, limit, request_time, sessions};
 use crate::history::{HistoryCache, RequestIndex};
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
@@ -40,14 +40,14 @@ pub static TOOL: ToolDef = ToolDef {
             "You want to know whether the user already asked for something similar.",
         ],
         usage: "Describe what you are looking for in `query`, in your own words or with the distinctive \
-                words (names, technologies, file names). Results are ranked by TF-IDF relevance fused with \
-                closeness in meaning (unless the user turned semantic search off); `signals` says which found \
+                words (names, technologies, file names). Results are ranked by BM25 relevance (words of the \
+                neighbouring requests count a little) fused with closeness in meaning (unless the user turned semantic search off); `signals` says which found \
                 each request. Read a whole request with `get_request` using the returned `sessionId` and \
                 `index`.",
         returns: "`{\"success\": true, \"query\": \"dark mode\", \"results\": [{\"sessionId\", \"title\", \"index\", \
-                  \"timestamp\", \"score\", \"snippet\", \"matched\", \"signals\"}], \"total\": 3}`, best first \
-                  (`signals`: `lexical` when query words occur in the request, `semantic` when it is close in \
-                  meaning).",
+                  \"timestamp\", \"time\", \"score\", \"snippet\", \"matched\", \"signals\"}], \"total\": 3}`, best first \
+                  (`signals`: `lexical` when query words occur in the request, `context` when they occur only in \
+                  the requests just before or after it, `semantic` when it is close in meaning).",
         examples: &[
             Example { args: "{\"query\": \"dark mode localStorage\"}", shows: "requests about persisting a dark mode choice" },
             Example {
@@ -100,12 +100,14 @@ fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
         .filter_map(|(hit, reference)| {
             let entry = store.get(&reference.session_id)?;
             let request = entry.dialog.requests.get(reference.index.checked_sub(1)?)?;
+            let (timestamp, time) = request_time(request.timestamp);
             Some(json!({
                 "sessionId": reference.session_id,
                 "source": entry.dialog.source,
                 "title": entry.dialog.title,
                 "index": reference.index,
-                "timestamp": timestamp_value(request.timestamp),
+                "timestamp": timestamp,
+                "time": time,
                 "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
                 "snippet": snippet(&request.text, &hit.matched),
                 "matched": hit.matched,
