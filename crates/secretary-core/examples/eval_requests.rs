@@ -13,19 +13,23 @@
 //! [{"question", "dialog", "request", "split"}]}` (0-based indices), as
 //! `scripts/bench-requests/make_bench.py` writes it. Every run prints, on the same questions and
 //! in the same process: classic BM25 (k1 1.2, b 0.75, the request text alone), the ranker before
-//! issue 26 (hybrid, request text alone), and the current one (`history::request_options` with
-//! `history::push_dialog_documents`), lexical and hybrid. `--tune` grid-searches the context and
-//! semantic weights on the `tune` questions and prints the best on `report`.
+//! issue 26 (the tool defaults, hybrid, request text alone), and the current one
+//! (`history::request_options` with `history::push_dialog_documents` and
+//! `history::rank_with_dates`), lexical and hybrid, with and without dates. `--tune`
+//! grid-searches the context and semantic weights on the `tune` questions and prints the best on
+//! `report`.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use secretary_core::history::{push_dialog_documents, request_options};
+use secretary_core::history::{push_dialog_documents, rank_with_dates, request_options};
 use secretary_core::search::{Document, HybridIndex, HybridOptions, SearchOptions};
 
 struct Bench {
     /// Per dialog, its requests' texts.
     dialogs: Vec<Vec<String>>,
+    /// Per dialog, its requests' times.
+    times: Vec<Vec<Option<i64>>>,
     questions: Vec<Question>,
 }
 
@@ -56,6 +60,19 @@ fn load(path: &str) -> Result<Bench, String> {
                 .unwrap_or_default()
         })
         .collect();
+    let times: Vec<Vec<Option<i64>>> = value["dialogs"]
+        .as_array()
+        .map(|ds| {
+            ds.iter()
+                .map(|d| {
+                    d["requests"]
+                        .as_array()
+                        .map(|rs| rs.iter().map(|r| r["timestamp"].as_i64()).collect())
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let questions = value["questions"]
         .as_array()
         .ok_or_else(|| format!("{path}: no questions"))?
@@ -71,7 +88,11 @@ fn load(path: &str) -> Result<Bench, String> {
             })
         })
         .collect();
-    Ok(Bench { dialogs, questions })
+    Ok(Bench {
+        dialogs,
+        times,
+        questions,
+    })
 }
 
 /// The documents and, per document, its (dialog, request).
@@ -121,10 +142,23 @@ impl Scores {
     }
 }
 
-fn evaluate(index: &HybridIndex, refs: &[(usize, usize)], questions: &[&Question]) -> Scores {
+/// Each question ranked as `search_requests` ranks it: with `dates`, a time named in the
+/// question counts ([`rank_with_dates`]); without, the question is searched as plain words.
+fn evaluate(
+    index: &HybridIndex,
+    refs: &[(usize, usize)],
+    times: Option<&[Option<i64>]>,
+    questions: &[&Question],
+) -> Scores {
     let mut s = Scores::default();
     for q in questions {
-        let hits = index.search(&q.text, 10);
+        let hits: Vec<_> = match times {
+            Some(times) => rank_with_dates(index, times, &q.text, 10)
+                .into_iter()
+                .map(|(hit, _)| hit)
+                .collect(),
+            None => index.search(&q.text, 10),
+        };
         s.n += 1;
         if hits.first().map(|h| refs[h.doc].0) == Some(q.dialog) {
             s.dialog_at_1 += 1;
@@ -143,15 +177,27 @@ fn evaluate(index: &HybridIndex, refs: &[(usize, usize)], questions: &[&Question
 }
 
 /// p50 and p99 of one query over the whole collection, in milliseconds (after 100 warm-ups).
-fn timing(index: &HybridIndex, questions: &[&Question]) -> (f64, f64) {
+fn timing(
+    index: &HybridIndex,
+    times: Option<&[Option<i64>]>,
+    questions: &[&Question],
+) -> (f64, f64) {
+    let search = |q: &str| match times {
+        Some(times) => {
+            std::hint::black_box(rank_with_dates(index, times, q, 10));
+        }
+        None => {
+            std::hint::black_box(index.search(q, 10));
+        }
+    };
     for q in questions.iter().take(100) {
-        std::hint::black_box(index.search(&q.text, 10));
+        search(&q.text);
     }
     let mut ms: Vec<f64> = questions
         .iter()
         .map(|q| {
             let start = Instant::now();
-            std::hint::black_box(index.search(&q.text, 10));
+            search(&q.text);
             start.elapsed().as_secs_f64() * 1e3
         })
         .collect();
@@ -237,7 +283,7 @@ fn run() -> Result<(), String> {
                     o.semantic_weight = sw;
                     o.lexical.k1 = k1;
                     let index = HybridIndex::with_options(&docs, o.clone());
-                    let s = evaluate(&index, &refs, &tune_set);
+                    let s = evaluate(&index, &refs, None, &tune_set);
                     println!("  tune cw {cw:.2} sw {sw:.2} k1 {k1:.1}: {s}");
                     results.push((s.turn5() + s.dialog1(), o));
                 }
@@ -251,7 +297,7 @@ fn run() -> Result<(), String> {
                 o.context_weight,
                 o.semantic_weight,
                 o.lexical.k1,
-                evaluate(&index, &refs, &pick("report"))
+                evaluate(&index, &refs, None, &pick("report"))
             );
         }
         return Ok(());
@@ -264,29 +310,34 @@ fn run() -> Result<(), String> {
         },
         ..HybridOptions::lexical_only()
     };
+    // What search_requests ranked with before issue 26: the tool defaults, min semantic 0.3.
     let before = HybridOptions {
         lexical: SearchOptions {
             context_weight: 0.0,
             ..SearchOptions::default()
         },
         context_weight: 0.0,
-        ..request_options(true)
+        min_semantic: 0.3,
+        ..HybridOptions::default()
     };
     let now = overrides.apply(request_options(true));
     let now_lexical = overrides.apply(request_options(false));
-    let rankers: [(&str, HybridOptions, bool); 4] = [
-        ("BM25 (k1 1.2, b 0.75), request text", bm25, false),
-        ("before: hybrid, request text", before, false),
-        ("now: lexical, with context", now_lexical, true),
-        ("now: hybrid, with context (default)", now, true),
+    let rankers: [(&str, HybridOptions, bool, bool); 5] = [
+        ("BM25 (k1 1.2, b 0.75), request text", bm25, false, false),
+        ("before: hybrid, request text", before, false, false),
+        ("now: lexical, context, dates", now_lexical, true, true),
+        ("now: hybrid, context, no dates", now.clone(), true, false),
+        ("now: hybrid, context, dates (default)", now, true, true),
     ];
-    for (name, options, context) in rankers {
+    let all_times: Vec<Option<i64>> = bench.times.iter().flatten().copied().collect();
+    for (name, options, context, dates) in rankers {
         let (docs, refs) = documents(&bench, context);
+        let times = dates.then_some(all_times.as_slice());
         let start = Instant::now();
         let index = HybridIndex::with_options(&docs, options);
         let build = start.elapsed().as_secs_f64() * 1e3;
-        let s = evaluate(&index, &refs, &questions);
-        let (p50, p99) = timing(&index, &questions);
+        let s = evaluate(&index, &refs, times, &questions);
+        let (p50, p99) = timing(&index, times, &questions);
         println!("{name:40} {s}  build {build:.1} ms  query p50 {p50:.3} ms p99 {p99:.3} ms");
     }
     Ok(())

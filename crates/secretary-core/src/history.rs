@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::search::{Document, HybridIndex, HybridOptions, SearchOptions};
+use crate::search::{when, Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 use crate::session::SessionStore;
 
 /// One indexed request: which dialog and which request (1-based).
@@ -20,6 +20,8 @@ pub struct RequestRef {
 pub struct RequestIndex {
     pub refs: Vec<RequestRef>,
     pub index: HybridIndex,
+    /// Each request's time (parallel to `refs`), for dates in queries.
+    pub times: Vec<Option<i64>>,
     generation: u64,
     workspace: Option<String>,
     semantic: bool,
@@ -96,6 +98,7 @@ impl RequestIndex {
     /// Indexes every request of the available dialogs in `workspace` (`None`: all workspaces).
     pub fn build(store: &SessionStore, workspace: Option<&str>, semantic: bool) -> RequestIndex {
         let mut refs = Vec::new();
+        let mut times = Vec::new();
         let mut docs = Vec::new();
         for entry in store.entries() {
             if !entry.available || (workspace.is_some() && entry.workspace.as_deref() != workspace)
@@ -113,17 +116,169 @@ impl RequestIndex {
                     session_id: entry.dialog.session_id.clone(),
                     index: request.index,
                 });
+                times.push(request.timestamp);
             }
             push_dialog_documents(&texts, &mut docs);
         }
         RequestIndex {
             refs,
             index: HybridIndex::with_options(&docs, request_options(semantic)),
+            times,
             generation: store.generation(),
             workspace: workspace.map(str::to_owned),
             semantic,
         }
     }
+}
+
+impl RequestIndex {
+    /// The best `want` requests for `query`, best first, each with whether it falls in the
+    /// time the query names (see [`rank_with_dates`]).
+    pub fn search(&self, query: &str, want: usize) -> Vec<(HybridHit, bool)> {
+        rank_with_dates(&self.index, &self.times, query, want)
+    }
+}
+
+/// Ranks requests for a query that may name a time ("docker last week", "in May"): the time
+/// expression is taken out of the query ([`when::parse`], relative to the newest request, the
+/// core having no clock); the requests of that time that match the rest come first (every one
+/// of them scored, [`HybridIndex::search_within`]), then the other matches. A query that is
+/// only a time ("what did I ask yesterday") lists that time's requests, newest first. The flag
+/// says whether a hit falls in the time named. `times` is parallel to the index's documents.
+pub fn rank_with_dates(
+    index: &HybridIndex,
+    times: &[Option<i64>],
+    query: &str,
+    want: usize,
+) -> Vec<(HybridHit, bool)> {
+    let anchor = times.iter().flatten().copied().max();
+    let Some(dated) = anchor.and_then(|anchor| when::parse(query, anchor)) else {
+        return index
+            .search(query, want)
+            .into_iter()
+            .map(|hit| (hit, false))
+            .collect();
+    };
+    let in_span = |doc: usize| {
+        times
+            .get(doc)
+            .copied()
+            .flatten()
+            .is_some_and(|t| dated.span.contains(t))
+    };
+    if !has_topic(&dated.rest) {
+        // Only a time: that time's requests, newest first.
+        let mut inside: Vec<(i64, usize)> = times
+            .iter()
+            .enumerate()
+            .filter_map(|(d, t)| t.filter(|&t| dated.span.contains(t)).map(|t| (t, d)))
+            .collect();
+        inside.sort_unstable_by(|a, b| b.cmp(a));
+        return inside
+            .into_iter()
+            .take(want)
+            .map(|(_, doc)| {
+                let hit = HybridHit {
+                    doc,
+                    score: 0.0,
+                    matched: Vec::new(),
+                    lexical: 0.0,
+                    semantic: 0.0,
+                    semantic_match: false,
+                };
+                (hit, true)
+            })
+            .collect();
+    }
+    let mut out: Vec<(HybridHit, bool)> = index
+        .search_within(&dated.rest, want, in_span)
+        .into_iter()
+        .map(|hit| (hit, true))
+        .collect();
+    if out.len() < want {
+        let more = index.search(&dated.rest, want + out.len());
+        out.extend(
+            more.into_iter()
+                .filter(|hit| !in_span(hit.doc))
+                .map(|hit| (hit, false)),
+        );
+        out.truncate(want);
+    }
+    out
+}
+
+/// Words of a question about the past that say nothing of its topic ("what did I ask
+/// yesterday"): a dated query made only of these lists that time's requests.
+const FRAME_WORDS: &[&str] = &[
+    "what",
+    "which",
+    "did",
+    "do",
+    "i",
+    "me",
+    "my",
+    "you",
+    "we",
+    "us",
+    "ask",
+    "asked",
+    "say",
+    "said",
+    "tell",
+    "told",
+    "request",
+    "requests",
+    "requested",
+    "talk",
+    "talked",
+    "about",
+    "discuss",
+    "discussed",
+    "write",
+    "wrote",
+    "mention",
+    "mentioned",
+    "the",
+    "that",
+    "this",
+    "thing",
+    "things",
+    "conversation",
+    "conversations",
+    "chat",
+    "chats",
+    "dialog",
+    "dialogs",
+    "was",
+    "were",
+    "it",
+    "a",
+    "an",
+    "of",
+    "from",
+    "show",
+    "list",
+    "find",
+    "all",
+    "everything",
+    "anything",
+    "something",
+    "work",
+    "worked",
+    "on",
+    "in",
+    "at",
+    "for",
+    "with",
+    "to",
+    "and",
+];
+
+/// Whether `text` has a word other than [`FRAME_WORDS`].
+fn has_topic(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .any(|w| !FRAME_WORDS.contains(&w.to_lowercase().as_str()))
 }
 
 /// A one-entry cache of the [`RequestIndex`] (hosts serve one workspace at a time).

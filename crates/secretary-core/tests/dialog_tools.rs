@@ -403,6 +403,57 @@ fn an_empty_session_newer_than_a_real_dialog_is_not_current() {
 }
 
 #[test]
+fn search_requests_reads_dates_in_the_query() {
+    let store = store();
+    // Relative to the newest request of the workspace (2025-10-14): "today" is that day.
+    let today = call(
+        &store,
+        "search_requests",
+        json!({"query": "playwright today"}),
+    );
+    assert_eq!(today["results"][0]["index"], 5, "{today}");
+    let signals = today["results"][0]["signals"].as_array().unwrap();
+    assert!(
+        signals.contains(&json!("lexical")) && signals.last() == Some(&json!("date")),
+        "{today}"
+    );
+    // Nothing about dark mode that day: the older match still comes, without `date`.
+    let older = call(
+        &store,
+        "search_requests",
+        json!({"query": "dark mode today"}),
+    );
+    assert_eq!(older["results"][0]["sessionId"], "old", "{older}");
+    assert!(!older["results"][0]["signals"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("date")));
+    // Only a time: that time's requests, newest first.
+    let year = call(
+        &store,
+        "search_requests",
+        json!({"query": "what did I ask in 1970"}),
+    );
+    let found: Vec<(String, u64)> = year["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["sessionId"].as_str().unwrap().to_string(),
+                r["index"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [("old".to_string(), 2), ("old".to_string(), 1)],
+        "{year}"
+    );
+    assert_eq!(year["results"][0]["signals"], json!(["date"]));
+}
+
+#[test]
 fn search_requests_finds_paraphrases_unless_semantic_is_off() {
     use secretary_core::history::HistoryCache;
     let store = store();

@@ -229,6 +229,33 @@ impl HybridIndex {
         self.fuse(&lex, &sem, limit)
     }
 
+    /// The best `limit` documents for `query` among those `keep` accepts, best first, every
+    /// kept document scored exactly (for a subset such as the requests of one week; costs one
+    /// cosine per kept document).
+    pub fn search_within(
+        &self,
+        query: &str,
+        limit: usize,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<HybridHit> {
+        if limit == 0 || self.is_empty() {
+            return Vec::new();
+        }
+        let mut lex = self.lexical.score_all(query);
+        lex.touched.retain(|&d| keep(d as usize));
+        let sem: Vec<(u32, f32)> = match &self.dense {
+            Some(dense) => match dense.embed_query(query) {
+                Some(q) => (0..self.len())
+                    .filter(|&d| keep(d))
+                    .map(|d| (d as u32, dense.cosine(&q, d)))
+                    .collect(),
+                None => Vec::new(),
+            },
+            None => Vec::new(),
+        };
+        self.fuse(&lex, &sem, limit)
+    }
+
     /// Fuses the lexical scores with the cosines of some documents (`(document, cosine)`);
     /// documents without a cosine count as 0.
     fn fuse(&self, lex: &LexicalScores, sem: &[(u32, f32)], limit: usize) -> Vec<HybridHit> {

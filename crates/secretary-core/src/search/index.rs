@@ -42,8 +42,9 @@ use super::{Document, FastMap, Hit};
 ///
 /// The defaults are the best of a grid search on one random half of the MetaTool dev queries
 /// (`eval_retrieval --tune`), confirmed on the other half; neighbouring values score within about
-/// a point of recall, so they are not fragile. For collections without names, such as chat
-/// requests, they remain reasonable; [`SearchOptions::classic_bm25`] is the textbook alternative.
+/// a point of recall, so they are not fragile. Past requests use their own values
+/// (`history::request_options`: textbook saturation and length normalisation, which suit long
+/// free text of very uneven length); [`SearchOptions::classic_bm25`] is the textbook baseline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchOptions {
     /// BM25 term-frequency saturation: 0 means "mentioned or not", large values approach raw

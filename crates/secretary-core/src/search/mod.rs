@@ -9,12 +9,15 @@
 //! and of each document (a model2vec table distilled from all-MiniLM-L6-v2, [`embed`], tokenized
 //! by [`wordpiece`]), fused with the lexical score ([`hybrid`]). On the MetaTool dev queries it
 //! lifts recall@5 from 0.648 to 0.723; it can be turned off ([`HybridOptions::lexical_only`]).
+//!
+//! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 
 pub mod embed;
 pub mod eval;
 pub mod hybrid;
 pub mod index;
 pub mod tokenize;
+pub mod when;
 pub mod wordpiece;
 
 pub use hybrid::{HybridHit, HybridIndex, HybridOptions};
