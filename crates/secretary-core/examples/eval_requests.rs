@@ -340,7 +340,51 @@ fn run() -> Result<(), String> {
         let (p50, p99) = timing(&index, times, &questions);
         println!("{name:40} {s}  build {build:.1} ms  query p50 {p50:.3} ms p99 {p99:.3} ms");
     }
+    incremental(&bench);
     Ok(())
+}
+
+/// Times the default index's full build against a rebuild after one request is appended to the
+/// last dialog (what `history::RequestIndex::build_from` does as a session grows: every other
+/// request's vector reused, the new one and its predecessor embedded).
+fn incremental(bench: &Bench) {
+    let (docs, _) = documents(bench, true);
+    let mut grown = bench.dialogs.clone();
+    if let Some(last) = grown.last_mut() {
+        last.push("One more request: rename the crate and update the imports".to_string());
+    }
+    let grown_bench = Bench {
+        dialogs: grown,
+        times: Vec::new(),
+        questions: Vec::new(),
+    };
+    let (grown_docs, _) = documents(&grown_bench, true);
+    let reuse: Vec<Option<u32>> = grown_docs
+        .iter()
+        .enumerate()
+        .map(|(d, doc)| (docs.get(d) == Some(doc)).then_some(d as u32))
+        .collect();
+    let mut full = Vec::new();
+    let mut again = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let index = HybridIndex::with_options(&docs, request_options(true));
+        full.push(start.elapsed().as_secs_f64() * 1e3);
+        let start = Instant::now();
+        std::hint::black_box(HybridIndex::rebuild(&index, &grown_docs, &reuse));
+        again.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    full.sort_by(f64::total_cmp);
+    again.sort_by(f64::total_cmp);
+    println!(
+        "index of {} requests: full build {:.1} ms, after one request appended {:.1} ms \
+         ({} of {} vectors reused; medians of 5)",
+        docs.len(),
+        full[2],
+        again[2],
+        reuse.iter().flatten().count(),
+        grown_docs.len()
+    );
 }
 
 fn main() -> ExitCode {

@@ -5,6 +5,8 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use std::collections::HashMap;
+
 use crate::search::{when, Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 use crate::session::SessionStore;
 
@@ -22,6 +24,13 @@ pub struct RequestIndex {
     pub index: HybridIndex,
     /// Each request's time (parallel to `refs`), for dates in queries.
     pub times: Vec<Option<i64>>,
+    /// A hash of each request's document (text and context), to recognise it in the next build.
+    keys: Vec<u64>,
+    /// How many requests the last full build (the one that set the token weights) indexed.
+    fresh_len: usize,
+    /// How many request vectors this build took from the previous index instead of embedding
+    /// them again.
+    pub reused: usize,
     generation: u64,
     workspace: Option<String>,
     semantic: bool,
@@ -66,6 +75,16 @@ pub fn request_options(semantic: bool) -> HybridOptions {
     }
 }
 
+/// A hash of what a request's vector is made of (its text and context): SipHash with fixed
+/// keys, so two different requests share a key with odds of about one in 2^64.
+fn document_key(doc: &Document) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    doc.text.hash(&mut h);
+    doc.context.hash(&mut h);
+    h.finish()
+}
+
 /// How many characters of each neighbouring request go into a request's context: enough for
 /// the topic, not so much that a long pasted file next door drowns the request itself.
 const CONTEXT_CHARS: usize = 600;
@@ -97,6 +116,21 @@ pub fn push_dialog_documents(texts: &[&str], docs: &mut Vec<Document>) {
 impl RequestIndex {
     /// Indexes every request of the available dialogs in `workspace` (`None`: all workspaces).
     pub fn build(store: &SessionStore, workspace: Option<&str>, semantic: bool) -> RequestIndex {
+        RequestIndex::build_from(store, workspace, semantic, None)
+    }
+
+    /// Like [`RequestIndex::build`], reusing the vectors of `previous` for the requests it
+    /// already indexed unchanged (same text, same neighbours), when `previous` is of the same
+    /// scope and setting and the collection has not grown or shrunk by more than a quarter since
+    /// its token weights were set (then everything is embedded afresh, so that the weights
+    /// follow the collection). As sessions grow, only the new requests and the one before each
+    /// (whose context changed) are embedded.
+    pub fn build_from(
+        store: &SessionStore,
+        workspace: Option<&str>,
+        semantic: bool,
+        previous: Option<&RequestIndex>,
+    ) -> RequestIndex {
         let mut refs = Vec::new();
         let mut times = Vec::new();
         let mut docs = Vec::new();
@@ -120,10 +154,43 @@ impl RequestIndex {
             }
             push_dialog_documents(&texts, &mut docs);
         }
+        let keys: Vec<u64> = docs.iter().map(document_key).collect();
+        let previous = previous.filter(|p| {
+            p.semantic == semantic
+                && semantic
+                && p.workspace.as_deref() == workspace
+                && docs.len() * 4 <= p.fresh_len * 5
+                && docs.len() * 4 >= p.fresh_len * 3
+        });
+        let (index, fresh_len, reused) = match previous {
+            Some(p) => {
+                let rows: HashMap<u64, u32> = p
+                    .keys
+                    .iter()
+                    .enumerate()
+                    .map(|(row, &key)| (key, row as u32))
+                    .collect();
+                let reuse: Vec<Option<u32>> = keys.iter().map(|k| rows.get(k).copied()).collect();
+                let reused = reuse.iter().flatten().count();
+                (
+                    HybridIndex::rebuild(&p.index, &docs, &reuse),
+                    p.fresh_len,
+                    reused,
+                )
+            }
+            None => (
+                HybridIndex::with_options(&docs, request_options(semantic)),
+                docs.len(),
+                0,
+            ),
+        };
         RequestIndex {
             refs,
-            index: HybridIndex::with_options(&docs, request_options(semantic)),
+            index,
             times,
+            keys,
+            fresh_len,
+            reused,
             generation: store.generation(),
             workspace: workspace.map(str::to_owned),
             semantic,
@@ -316,7 +383,12 @@ impl HistoryCache {
                 return Rc::clone(index);
             }
         }
-        let fresh = Rc::new(RequestIndex::build(store, workspace, self.is_semantic()));
+        let fresh = Rc::new(RequestIndex::build_from(
+            store,
+            workspace,
+            self.is_semantic(),
+            cached.as_deref(),
+        ));
         *cached = Some(Rc::clone(&fresh));
         fresh
     }

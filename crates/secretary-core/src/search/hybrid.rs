@@ -174,6 +174,33 @@ impl HybridIndex {
         }
     }
 
+    /// Indexes `docs` with `previous`'s options, taking document `d`'s vector from `previous`'s
+    /// row `reuse[d]` when given (the same document: same name, text, tags and context) instead
+    /// of embedding it again; the token weights stay `previous`'s. The lexical index is rebuilt
+    /// whole: it costs a fraction of embedding.
+    pub fn rebuild(
+        previous: &HybridIndex,
+        docs: &[Document],
+        reuse: &[Option<u32>],
+    ) -> HybridIndex {
+        let options = previous.options.clone();
+        let lexical = Index::with_options(docs, options.lexical.clone());
+        let dense = previous.dense.as_ref().map(|dense| {
+            DenseIndex::rebuild(
+                dense,
+                docs,
+                reuse,
+                options.name_weight,
+                options.context_weight,
+            )
+        });
+        HybridIndex {
+            lexical,
+            dense,
+            options,
+        }
+    }
+
     /// The lexical index.
     pub fn lexical(&self) -> &Index {
         &self.lexical
