@@ -5,7 +5,9 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::search::{Document, HybridIndex, HybridOptions};
+use std::collections::HashMap;
+
+use crate::search::{when, Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 use crate::session::SessionStore;
 
 /// One indexed request: which dialog and which request (1-based).
@@ -20,6 +22,15 @@ pub struct RequestRef {
 pub struct RequestIndex {
     pub refs: Vec<RequestRef>,
     pub index: HybridIndex,
+    /// Each request's time (parallel to `refs`), for dates in queries.
+    pub times: Vec<Option<i64>>,
+    /// A hash of each request's document (text and context), to recognise it in the next build.
+    keys: Vec<u64>,
+    /// How many requests the last full build (the one that set the token weights) indexed.
+    fresh_len: usize,
+    /// How many request vectors this build took from the previous index instead of embedding
+    /// them again.
+    pub reused: usize,
     generation: u64,
     workspace: Option<String>,
     semantic: bool,
@@ -30,45 +41,311 @@ pub struct RequestIndex {
 /// for a query about something never discussed.
 const MIN_SEMANTIC: f32 = 0.3;
 
-/// How requests are ranked: the same hybrid engine as tool search (TF-IDF fused with the static
-/// embeddings; past requests are prose too), or TF-IDF alone when the semantic setting is off.
+/// Share of the semantic signal for requests, below tool search's: a request is long, uneven
+/// prose (pasted code, logs), whose mean token vector says less than a tool description's does,
+/// and people looking for what they said remember some of its words. Chosen on the `tune`
+/// questions of the past-requests benchmark (`examples/eval_requests.rs`, `docs/benchmarks.md`).
+const REQUEST_SEMANTIC_WEIGHT: f32 = 0.35;
+
+/// How requests are ranked: the same hybrid engine as tool search (BM25 fused with the static
+/// embeddings; past requests are prose too), or BM25 alone when the semantic setting is off.
+/// Unlike tools, requests get textbook BM25 saturation and length normalisation (k1 1.2, b 0.75,
+/// IDF once): their lengths range from three words to pasted files, and a long request that
+/// mentions everything should not outrank a short one about the query. Each request carries its
+/// neighbours as context ([`push_dialog_documents`]).
 pub fn request_options(semantic: bool) -> HybridOptions {
+    let lexical = SearchOptions {
+        k1: 1.2,
+        b: 0.75,
+        idf_power: 1.0,
+        ..SearchOptions::default()
+    };
     if semantic {
         HybridOptions {
+            lexical,
             min_semantic: MIN_SEMANTIC,
+            semantic_weight: REQUEST_SEMANTIC_WEIGHT,
             ..HybridOptions::default()
         }
     } else {
-        HybridOptions::lexical_only()
+        HybridOptions {
+            lexical,
+            ..HybridOptions::lexical_only()
+        }
+    }
+}
+
+/// A hash of what a request's vector is made of (its text and context): SipHash with fixed
+/// keys, so two different requests share a key with odds of about one in 2^64.
+fn document_key(doc: &Document) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    doc.text.hash(&mut h);
+    doc.context.hash(&mut h);
+    h.finish()
+}
+
+/// How many characters of each neighbouring request go into a request's context: enough for
+/// the topic, not so much that a long pasted file next door drowns the request itself.
+const CONTEXT_CHARS: usize = 600;
+
+/// The searchable documents of one dialog's requests (`texts`, in order), appended to `docs`:
+/// each request's text, with the requests just before and after it as its context (see
+/// [`Document::context`]). Shared with `examples/eval_requests.rs`, so that what is measured
+/// is what the tool searches.
+pub fn push_dialog_documents(texts: &[&str], docs: &mut Vec<Document>) {
+    for (i, text) in texts.iter().enumerate() {
+        let mut context = String::new();
+        for neighbour in [i.checked_sub(1), i.checked_add(1)].into_iter().flatten() {
+            if let Some(near) = texts.get(neighbour) {
+                let cut = near
+                    .char_indices()
+                    .nth(CONTEXT_CHARS)
+                    .map_or(near.len(), |(at, _)| at);
+                context.push_str(&near[..cut]);
+                context.push('\n');
+            }
+        }
+        docs.push(Document {
+            context,
+            ..Document::new("", *text)
+        });
     }
 }
 
 impl RequestIndex {
     /// Indexes every request of the available dialogs in `workspace` (`None`: all workspaces).
     pub fn build(store: &SessionStore, workspace: Option<&str>, semantic: bool) -> RequestIndex {
+        RequestIndex::build_from(store, workspace, semantic, None)
+    }
+
+    /// Like [`RequestIndex::build`], reusing the vectors of `previous` for the requests it
+    /// already indexed unchanged (same text, same neighbours), when `previous` is of the same
+    /// scope and setting and the collection has not grown or shrunk by more than a quarter since
+    /// its token weights were set (then everything is embedded afresh, so that the weights
+    /// follow the collection). As sessions grow, only the new requests and the one before each
+    /// (whose context changed) are embedded.
+    pub fn build_from(
+        store: &SessionStore,
+        workspace: Option<&str>,
+        semantic: bool,
+        previous: Option<&RequestIndex>,
+    ) -> RequestIndex {
         let mut refs = Vec::new();
+        let mut times = Vec::new();
         let mut docs = Vec::new();
         for entry in store.entries() {
             if !entry.available || (workspace.is_some() && entry.workspace.as_deref() != workspace)
             {
                 continue;
             }
+            let texts: Vec<&str> = entry
+                .dialog
+                .requests
+                .iter()
+                .map(|r| r.text.as_str())
+                .collect();
             for request in &entry.dialog.requests {
                 refs.push(RequestRef {
                     session_id: entry.dialog.session_id.clone(),
                     index: request.index,
                 });
-                docs.push(Document::new("", request.text.clone()));
+                times.push(request.timestamp);
             }
+            push_dialog_documents(&texts, &mut docs);
         }
+        let keys: Vec<u64> = docs.iter().map(document_key).collect();
+        let previous = previous.filter(|p| {
+            p.semantic == semantic
+                && semantic
+                && p.workspace.as_deref() == workspace
+                && docs.len() * 4 <= p.fresh_len * 5
+                && docs.len() * 4 >= p.fresh_len * 3
+        });
+        let (index, fresh_len, reused) = match previous {
+            Some(p) => {
+                let rows: HashMap<u64, u32> = p
+                    .keys
+                    .iter()
+                    .enumerate()
+                    .map(|(row, &key)| (key, row as u32))
+                    .collect();
+                let reuse: Vec<Option<u32>> = keys.iter().map(|k| rows.get(k).copied()).collect();
+                let reused = reuse.iter().flatten().count();
+                (
+                    HybridIndex::rebuild(&p.index, &docs, &reuse),
+                    p.fresh_len,
+                    reused,
+                )
+            }
+            None => (
+                HybridIndex::with_options(&docs, request_options(semantic)),
+                docs.len(),
+                0,
+            ),
+        };
         RequestIndex {
             refs,
-            index: HybridIndex::with_options(&docs, request_options(semantic)),
+            index,
+            times,
+            keys,
+            fresh_len,
+            reused,
             generation: store.generation(),
             workspace: workspace.map(str::to_owned),
             semantic,
         }
     }
+}
+
+impl RequestIndex {
+    /// The best `want` requests for `query`, best first, each with whether it falls in the
+    /// time the query names (see [`rank_with_dates`]).
+    pub fn search(&self, query: &str, want: usize) -> Vec<(HybridHit, bool)> {
+        rank_with_dates(&self.index, &self.times, query, want)
+    }
+}
+
+/// Ranks requests for a query that may name a time ("docker last week", "in May"): the time
+/// expression is taken out of the query ([`when::parse`], relative to the newest request, the
+/// core having no clock); the requests of that time that match the rest come first (every one
+/// of them scored, [`HybridIndex::search_within`]), then the other matches. A query that is
+/// only a time ("what did I ask yesterday") lists that time's requests, newest first. The flag
+/// says whether a hit falls in the time named. `times` is parallel to the index's documents.
+pub fn rank_with_dates(
+    index: &HybridIndex,
+    times: &[Option<i64>],
+    query: &str,
+    want: usize,
+) -> Vec<(HybridHit, bool)> {
+    let anchor = times.iter().flatten().copied().max();
+    let Some(dated) = anchor.and_then(|anchor| when::parse(query, anchor)) else {
+        return index
+            .search(query, want)
+            .into_iter()
+            .map(|hit| (hit, false))
+            .collect();
+    };
+    let in_span = |doc: usize| {
+        times
+            .get(doc)
+            .copied()
+            .flatten()
+            .is_some_and(|t| dated.span.contains(t))
+    };
+    if !has_topic(&dated.rest) {
+        // Only a time: that time's requests, newest first.
+        let mut inside: Vec<(i64, usize)> = times
+            .iter()
+            .enumerate()
+            .filter_map(|(d, t)| t.filter(|&t| dated.span.contains(t)).map(|t| (t, d)))
+            .collect();
+        inside.sort_unstable_by(|a, b| b.cmp(a));
+        return inside
+            .into_iter()
+            .take(want)
+            .map(|(_, doc)| {
+                let hit = HybridHit {
+                    doc,
+                    score: 0.0,
+                    matched: Vec::new(),
+                    lexical: 0.0,
+                    semantic: 0.0,
+                    semantic_match: false,
+                };
+                (hit, true)
+            })
+            .collect();
+    }
+    let mut out: Vec<(HybridHit, bool)> = index
+        .search_within(&dated.rest, want, in_span)
+        .into_iter()
+        .map(|hit| (hit, true))
+        .collect();
+    if out.len() < want {
+        let more = index.search(&dated.rest, want + out.len());
+        out.extend(
+            more.into_iter()
+                .filter(|hit| !in_span(hit.doc))
+                .map(|hit| (hit, false)),
+        );
+        out.truncate(want);
+    }
+    out
+}
+
+/// Words of a question about the past that say nothing of its topic ("what did I ask
+/// yesterday"): a dated query made only of these lists that time's requests.
+const FRAME_WORDS: &[&str] = &[
+    "what",
+    "which",
+    "did",
+    "do",
+    "i",
+    "me",
+    "my",
+    "you",
+    "we",
+    "us",
+    "ask",
+    "asked",
+    "say",
+    "said",
+    "tell",
+    "told",
+    "request",
+    "requests",
+    "requested",
+    "talk",
+    "talked",
+    "about",
+    "discuss",
+    "discussed",
+    "write",
+    "wrote",
+    "mention",
+    "mentioned",
+    "the",
+    "that",
+    "this",
+    "thing",
+    "things",
+    "conversation",
+    "conversations",
+    "chat",
+    "chats",
+    "dialog",
+    "dialogs",
+    "was",
+    "were",
+    "it",
+    "a",
+    "an",
+    "of",
+    "from",
+    "show",
+    "list",
+    "find",
+    "all",
+    "everything",
+    "anything",
+    "something",
+    "work",
+    "worked",
+    "on",
+    "in",
+    "at",
+    "for",
+    "with",
+    "to",
+    "and",
+];
+
+/// Whether `text` has a word other than [`FRAME_WORDS`].
+fn has_topic(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .any(|w| !FRAME_WORDS.contains(&w.to_lowercase().as_str()))
 }
 
 /// A one-entry cache of the [`RequestIndex`] (hosts serve one workspace at a time).
@@ -106,7 +383,12 @@ impl HistoryCache {
                 return Rc::clone(index);
             }
         }
-        let fresh = Rc::new(RequestIndex::build(store, workspace, self.is_semantic()));
+        let fresh = Rc::new(RequestIndex::build_from(
+            store,
+            workspace,
+            self.is_semantic(),
+            cached.as_deref(),
+        ));
         *cached = Some(Rc::clone(&fresh));
         fresh
     }

@@ -315,6 +315,9 @@ fn search_requests_ranks_matches_in_this_workspace() {
     let results = result["results"].as_array().unwrap();
     assert_eq!(results[0]["sessionId"], "old");
     assert_eq!(results[0]["index"], 2);
+    // The same two time fields as get_request: milliseconds, and the instant in ISO 8601.
+    assert_eq!(results[0]["timestamp"], 2_000);
+    assert_eq!(results[0]["time"], "1970-01-01T00:00:02.000Z");
     assert!(results[0]["snippet"]
         .as_str()
         .unwrap()
@@ -329,6 +332,11 @@ fn search_requests_ranks_matches_in_this_workspace() {
         json!({"query": "playwright", "sessionId": "new"}),
     );
     assert_eq!(in_session["results"][0]["index"], 5);
+    assert_eq!(in_session["results"][0]["signals"][0], "lexical");
+    // Request 4 comes just before it: found through its context, with no matched word.
+    assert_eq!(in_session["results"][1]["index"], 4, "{in_session}");
+    assert_eq!(in_session["results"][1]["matched"], json!([]));
+    assert_eq!(in_session["results"][1]["signals"][0], "context");
     assert_eq!(
         call(&store, "search_requests", json!({"query": " "})),
         error("Query must not be empty")
@@ -394,6 +402,57 @@ fn an_empty_session_newer_than_a_real_dialog_is_not_current() {
         call(&only_empty, "get_first_request", json!({})),
         error("First request not available")
     );
+}
+
+#[test]
+fn search_requests_reads_dates_in_the_query() {
+    let store = store();
+    // Relative to the newest request of the workspace (2025-10-14): "today" is that day.
+    let today = call(
+        &store,
+        "search_requests",
+        json!({"query": "playwright today"}),
+    );
+    assert_eq!(today["results"][0]["index"], 5, "{today}");
+    let signals = today["results"][0]["signals"].as_array().unwrap();
+    assert!(
+        signals.contains(&json!("lexical")) && signals.last() == Some(&json!("date")),
+        "{today}"
+    );
+    // Nothing about dark mode that day: the older match still comes, without `date`.
+    let older = call(
+        &store,
+        "search_requests",
+        json!({"query": "dark mode today"}),
+    );
+    assert_eq!(older["results"][0]["sessionId"], "old", "{older}");
+    assert!(!older["results"][0]["signals"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("date")));
+    // Only a time: that time's requests, newest first.
+    let year = call(
+        &store,
+        "search_requests",
+        json!({"query": "what did I ask in 1970"}),
+    );
+    let found: Vec<(String, u64)> = year["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["sessionId"].as_str().unwrap().to_string(),
+                r["index"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [("old".to_string(), 2), ("old".to_string(), 1)],
+        "{year}"
+    );
+    assert_eq!(year["results"][0]["signals"], json!(["date"]));
 }
 
 #[test]

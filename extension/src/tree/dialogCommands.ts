@@ -13,7 +13,8 @@ interface SearchHit {
   sessionId: string;
   title: string;
   index: number;
-  timestamp: string | null;
+  /** Milliseconds since the Unix epoch (null when the session recorded no time). */
+  timestamp: number | null;
   snippet: string;
 }
 
@@ -110,7 +111,7 @@ async function searchRequests(sessions: DialogSessionsService, log: Logger, quer
     const now = Date.now();
     pick.items = (answer.results ?? []).map((hit) => ({
       label: `#${hit.index} ${hit.snippet.replace(/\s+/g, ' ').trim()}`,
-      description: hit.timestamp ? relativeTime(Date.parse(hit.timestamp), now) : undefined,
+      description: hit.timestamp !== null ? relativeTime(hit.timestamp, now) : undefined,
       detail: hit.title,
       alwaysShow: true,
       hit,

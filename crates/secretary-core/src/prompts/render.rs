@@ -309,7 +309,7 @@ pub(super) fn search(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutp
             i + 1,
             text(hit, "title").replace('*', "\\*"),
             number(hit, "index"),
-            when(hit.get("timestamp")),
+            when(hit.get("time")),
             text(hit, "sessionId"),
             text(hit, "snippet"),
         );

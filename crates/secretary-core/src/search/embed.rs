@@ -251,6 +251,35 @@ impl std::fmt::Debug for DenseIndex {
     }
 }
 
+/// A document's token ids, by field.
+struct DocTokens {
+    name: Vec<u32>,
+    /// Text and tags.
+    text: Vec<u32>,
+    context: Vec<u32>,
+}
+
+impl DocTokens {
+    fn of(table: &Table, doc: &super::Document, context_weight: f32) -> DocTokens {
+        let mut name = Vec::new();
+        table.token_ids(&doc.name, &mut name);
+        let mut text = Vec::new();
+        table.token_ids(&doc.text, &mut text);
+        for tag in &doc.tags {
+            table.token_ids(tag, &mut text);
+        }
+        let mut context = Vec::new();
+        if context_weight > 0.0 {
+            table.token_ids(&doc.context, &mut context);
+        }
+        DocTokens {
+            name,
+            text,
+            context,
+        }
+    }
+}
+
 /// A query vector quantized like the documents.
 #[derive(Clone, Debug)]
 pub struct QueryVector {
@@ -259,33 +288,25 @@ pub struct QueryVector {
 }
 
 impl DenseIndex {
-    /// Embeds every document: its name pieces weighted `name_weight`, its text and tags 1.
+    /// Embeds every document: its name pieces weighted `name_weight`, its text and tags 1, its
+    /// context `context_weight`.
     pub fn build(
         table: &'static Table,
         docs: &[super::Document],
         name_weight: f32,
+        context_weight: f32,
         idf_power: f32,
     ) -> DenseIndex {
-        let dims = table.dims();
-        let mut name_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
-        let mut text_ids: Vec<Vec<u32>> = Vec::with_capacity(docs.len());
-        for doc in docs {
-            let mut ids = Vec::new();
-            table.token_ids(&doc.name, &mut ids);
-            name_ids.push(ids);
-            let mut ids = Vec::new();
-            table.token_ids(&doc.text, &mut ids);
-            for tag in &doc.tags {
-                table.token_ids(tag, &mut ids);
-            }
-            text_ids.push(ids);
-        }
+        let ids: Vec<DocTokens> = docs
+            .iter()
+            .map(|doc| DocTokens::of(table, doc, context_weight))
+            .collect();
         let token_weights = if idf_power > 0.0 && !docs.is_empty() {
             let mut df = vec![0u32; table.vocab().len()];
             let mut seen: Vec<u32> = Vec::new();
-            for (a, b) in name_ids.iter().zip(&text_ids) {
+            for doc in &ids {
                 seen.clear();
-                seen.extend(a.iter().chain(b));
+                seen.extend(doc.name.iter().chain(&doc.text));
                 seen.sort_unstable();
                 seen.dedup();
                 for &id in &seen {
@@ -302,38 +323,82 @@ impl DenseIndex {
         } else {
             Vec::new()
         };
-        let mut vectors = vec![0i8; docs.len() * dims];
-        let mut scales = Vec::with_capacity(docs.len());
-        let mut v = vec![0f32; dims];
-        {
-            let weight = |id: u32| token_weights.get(id as usize).copied().unwrap_or(1.0);
-            for ((a, b), row) in name_ids
-                .iter()
-                .zip(&text_ids)
-                .zip(vectors.chunks_exact_mut(dims))
-            {
-                v.iter_mut().for_each(|x| *x = 0.0);
-                table.accumulate_ids(a, name_weight, &weight, &mut v);
-                table.accumulate_ids(b, 1.0, &weight, &mut v);
-                if !normalize(&mut v) {
-                    scales.push(0.0);
-                    continue;
+        let mut index = DenseIndex {
+            table,
+            dims: table.dims(),
+            vectors: Vec::with_capacity(docs.len() * table.dims()),
+            scales: Vec::with_capacity(docs.len()),
+            signs: Vec::with_capacity(docs.len() * SIGN_WORDS),
+            token_weights,
+        };
+        for doc in &ids {
+            index.push(doc, name_weight, context_weight);
+        }
+        index
+    }
+
+    /// Embeds `docs` with the token weights of `previous`, copying document `d`'s vector from
+    /// `previous` row `reuse[d]` when given (the caller vouches that it is the same document
+    /// embedded with the same weights) and embedding the others. This is how a collection that
+    /// grows (a user's requests) is re-indexed without embedding everything again; the token
+    /// weights stay those of `previous` until the caller builds afresh.
+    pub fn rebuild(
+        previous: &DenseIndex,
+        docs: &[super::Document],
+        reuse: &[Option<u32>],
+        name_weight: f32,
+        context_weight: f32,
+    ) -> DenseIndex {
+        let dims = previous.dims;
+        let mut index = DenseIndex {
+            table: previous.table,
+            dims,
+            vectors: Vec::with_capacity(docs.len() * dims),
+            scales: Vec::with_capacity(docs.len()),
+            signs: Vec::with_capacity(docs.len() * SIGN_WORDS),
+            token_weights: previous.token_weights.clone(),
+        };
+        for (d, doc) in docs.iter().enumerate() {
+            match reuse.get(d).copied().flatten().map(|r| r as usize) {
+                Some(r) if r < previous.len() => {
+                    index
+                        .vectors
+                        .extend_from_slice(&previous.vectors[r * dims..(r + 1) * dims]);
+                    index.scales.push(previous.scales[r]);
+                    index
+                        .signs
+                        .extend_from_slice(&previous.signs[r * SIGN_WORDS..(r + 1) * SIGN_WORDS]);
                 }
-                scales.push(quantize(&v, |i, q| row[i] = q as i8));
+                _ => {
+                    let tokens = DocTokens::of(previous.table, doc, context_weight);
+                    index.push(&tokens, name_weight, context_weight);
+                }
             }
         }
-        let signs = vectors
-            .chunks_exact(dims)
-            .flat_map(|row| sign_words(row.iter().map(|&x| x > 0)))
-            .collect();
-        DenseIndex {
-            table,
-            dims,
-            vectors,
-            scales,
-            signs,
-            token_weights,
-        }
+        index
+    }
+
+    /// Appends the vector of one document.
+    fn push(&mut self, doc: &DocTokens, name_weight: f32, context_weight: f32) {
+        let mut v = vec![0f32; self.dims];
+        let weights = &self.token_weights;
+        let weight = |id: u32| weights.get(id as usize).copied().unwrap_or(1.0);
+        self.table
+            .accumulate_ids(&doc.name, name_weight, &weight, &mut v);
+        self.table.accumulate_ids(&doc.text, 1.0, &weight, &mut v);
+        self.table
+            .accumulate_ids(&doc.context, context_weight, &weight, &mut v);
+        let start = self.vectors.len();
+        self.vectors.resize(start + self.dims, 0);
+        let scale = if normalize(&mut v) {
+            let row = &mut self.vectors[start..];
+            quantize(&v, |i, q| row[i] = q as i8)
+        } else {
+            0.0
+        };
+        self.scales.push(scale);
+        let row = &self.vectors[start..];
+        self.signs.extend(sign_words(row.iter().map(|&x| x > 0)));
     }
 
     /// The table this index was built with.

@@ -57,6 +57,8 @@ pub struct HybridOptions {
     pub semantic_weight: f32,
     /// How many times a document's name tokens count in its vector, relative to its text.
     pub name_weight: f32,
+    /// How much a document's context tokens count in its vector, relative to its text.
+    pub context_weight: f32,
     /// Documents with no lexical match are returned only with at least this cosine.
     pub min_semantic: f32,
     /// How many documents the semantic signal contributes per query (the best by an approximate
@@ -74,6 +76,7 @@ impl Default for HybridOptions {
             semantic: true,
             semantic_weight: 0.65,
             name_weight: 1.0,
+            context_weight: 0.3,
             min_semantic: 0.2,
             semantic_candidates: 100,
             idf_power: 1.0,
@@ -110,13 +113,17 @@ pub struct HybridHit {
 }
 
 impl HybridHit {
-    /// Which signals found this document: `"lexical"` when a query word matched it,
-    /// `"semantic"` when its meaning is close to the query's (cosine at least half the best
-    /// cosine of the query and above [`HybridOptions::min_semantic`]).
+    /// Which signals found this document: `"lexical"` when a query word occurs in it,
+    /// `"context"` when query words occur only around it (its [`super::Document::context`]: for
+    /// a request, the requests next to it), `"semantic"` when its meaning is close to the
+    /// query's (cosine at least half the best cosine of the query and above
+    /// [`HybridOptions::min_semantic`]).
     pub fn signals(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
-        if self.lexical > 0.0 {
+        if !self.matched.is_empty() {
             out.push("lexical");
+        } else if self.lexical > 0.0 {
+            out.push("context");
         }
         if self.semantic_match {
             out.push("semantic");
@@ -151,9 +158,42 @@ impl HybridIndex {
         table: &'static Table,
     ) -> HybridIndex {
         let lexical = Index::with_options(docs, options.lexical.clone());
-        let dense = options
-            .semantic
-            .then(|| DenseIndex::build(table, docs, options.name_weight, options.idf_power));
+        let dense = options.semantic.then(|| {
+            DenseIndex::build(
+                table,
+                docs,
+                options.name_weight,
+                options.context_weight,
+                options.idf_power,
+            )
+        });
+        HybridIndex {
+            lexical,
+            dense,
+            options,
+        }
+    }
+
+    /// Indexes `docs` with `previous`'s options, taking document `d`'s vector from `previous`'s
+    /// row `reuse[d]` when given (the same document: same name, text, tags and context) instead
+    /// of embedding it again; the token weights stay `previous`'s. The lexical index is rebuilt
+    /// whole: it costs a fraction of embedding.
+    pub fn rebuild(
+        previous: &HybridIndex,
+        docs: &[Document],
+        reuse: &[Option<u32>],
+    ) -> HybridIndex {
+        let options = previous.options.clone();
+        let lexical = Index::with_options(docs, options.lexical.clone());
+        let dense = previous.dense.as_ref().map(|dense| {
+            DenseIndex::rebuild(
+                dense,
+                docs,
+                reuse,
+                options.name_weight,
+                options.context_weight,
+            )
+        });
         HybridIndex {
             lexical,
             dense,
@@ -213,6 +253,33 @@ impl HybridIndex {
             LEXICAL_RESCORED.max(limit),
         );
         let sem = dense.candidates(&q, k, &extra);
+        self.fuse(&lex, &sem, limit)
+    }
+
+    /// The best `limit` documents for `query` among those `keep` accepts, best first, every
+    /// kept document scored exactly (for a subset such as the requests of one week; costs one
+    /// cosine per kept document).
+    pub fn search_within(
+        &self,
+        query: &str,
+        limit: usize,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<HybridHit> {
+        if limit == 0 || self.is_empty() {
+            return Vec::new();
+        }
+        let mut lex = self.lexical.score_all(query);
+        lex.touched.retain(|&d| keep(d as usize));
+        let sem: Vec<(u32, f32)> = match &self.dense {
+            Some(dense) => match dense.embed_query(query) {
+                Some(q) => (0..self.len())
+                    .filter(|&d| keep(d))
+                    .map(|d| (d as u32, dense.cosine(&q, d)))
+                    .collect(),
+                None => Vec::new(),
+            },
+            None => Vec::new(),
+        };
         self.fuse(&lex, &sem, limit)
     }
 

@@ -42,8 +42,9 @@ use super::{Document, FastMap, Hit};
 ///
 /// The defaults are the best of a grid search on one random half of the MetaTool dev queries
 /// (`eval_retrieval --tune`), confirmed on the other half; neighbouring values score within about
-/// a point of recall, so they are not fragile. For collections without names, such as chat
-/// requests, they remain reasonable; [`SearchOptions::classic_bm25`] is the textbook alternative.
+/// a point of recall, so they are not fragile. Past requests use their own values
+/// (`history::request_options`: textbook saturation and length normalisation, which suit long
+/// free text of very uneven length); [`SearchOptions::classic_bm25`] is the textbook baseline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchOptions {
     /// BM25 term-frequency saturation: 0 means "mentioned or not", large values approach raw
@@ -69,6 +70,9 @@ pub struct SearchOptions {
     pub prefix_min_len: usize,
     /// Most letters by which prefix-matched stems may differ in length.
     pub prefix_max_extra: usize,
+    /// How many text mentions one occurrence in the document's context counts as (0: the
+    /// context is not indexed).
+    pub context_weight: f32,
 }
 
 impl Default for SearchOptions {
@@ -83,6 +87,7 @@ impl Default for SearchOptions {
             prefix_weight: 0.5,
             prefix_min_len: 4,
             prefix_max_extra: 3,
+            context_weight: 0.3,
         }
     }
 }
@@ -123,6 +128,7 @@ impl SearchOptions {
             prefix_weight: pick(self.prefix_weight, 0.0, 1.0, 0.0),
             prefix_min_len: self.prefix_min_len.max(2),
             prefix_max_extra: self.prefix_max_extra,
+            context_weight: pick(self.context_weight, 0.0, 1000.0, d.context_weight),
         }
     }
 }
@@ -147,6 +153,9 @@ pub struct Index {
     post_weights: Vec<f32>,
     n_docs: usize,
     options: SearchOptions,
+    /// Per posting (parallel to `post_docs`), whether the term is in the document's own fields
+    /// rather than only in its context; empty when no document has a context (all own).
+    post_own: Vec<bool>,
 }
 
 impl std::fmt::Debug for Index {
@@ -235,6 +244,7 @@ impl Index {
         let mut doc_len: Vec<f32> = Vec::with_capacity(docs.len());
         // Long all-letter name words, candidates for compound splitting, with their term.
         let mut name_words: FastMap<String, u32> = FastMap::default();
+        let mut has_context = false;
         for doc in docs {
             starts.push(entries.len());
             let mut len = 0.0f32;
@@ -263,6 +273,18 @@ impl Index {
             add_field(&doc.text, 1.0, false, &mut entries);
             for tag in &doc.tags {
                 add_field(tag, options.tag_weight, false, &mut entries);
+            }
+            // Context words count towards the same terms as text words, at their weight, but
+            // are entered negated so that the merge below can tell whether the document's own
+            // fields hold a term (what [`Index::matched_words`] reports) or only its context.
+            if options.context_weight > 0.0 {
+                for_each_piece(&doc.context, &mut |piece: &str| {
+                    if let Some(id) = lookup(piece, true, &mut cache, &mut terms) {
+                        entries.push((id, -options.context_weight));
+                        len += options.context_weight;
+                        has_context = true;
+                    }
+                });
             }
             doc_len.push(len);
         }
@@ -298,7 +320,8 @@ impl Index {
         // Pass 2: add compound parts, merge each document's duplicate terms, count document
         // frequencies.
         let mut df = vec![0u32; n_terms];
-        let mut merged: Vec<(u32, f32)> = Vec::with_capacity(entries.len());
+        // (term, weighted count, whether the document's own fields hold it).
+        let mut merged: Vec<(u32, f32, bool)> = Vec::with_capacity(entries.len());
         let mut merged_starts: Vec<usize> = Vec::with_capacity(docs.len() + 1);
         let mut scratch: Vec<(u32, f32)> = Vec::new();
         for d in 0..docs.len() {
@@ -315,10 +338,15 @@ impl Index {
             merged_starts.push(doc_start);
             for &(id, tf) in &scratch {
                 let in_doc = merged.len() > doc_start;
+                // Context entries are negated (pass 1).
+                let own = tf > 0.0;
                 match merged.last_mut() {
-                    Some(last) if in_doc && last.0 == id => last.1 += tf,
+                    Some(last) if in_doc && last.0 == id => {
+                        last.1 += tf.abs();
+                        last.2 |= own;
+                    }
                     _ => {
-                        merged.push((id, tf));
+                        merged.push((id, tf.abs(), own));
                         df[id as usize] += 1;
                     }
                 }
@@ -335,6 +363,11 @@ impl Index {
         let total = merged.len();
         let mut post_docs = vec![0u32; total];
         let mut post_weights = vec![0f32; total];
+        let mut post_own = if has_context {
+            vec![true; total]
+        } else {
+            Vec::new()
+        };
         let mut cursor: Vec<u32> = offsets[..n_terms].to_vec();
         let n = docs.len() as f32;
         let avg_len = doc_len.iter().sum::<f32>() / n.max(1.0);
@@ -352,10 +385,13 @@ impl Index {
         // Documents are visited in order, so every posting list comes out sorted by document.
         for d in 0..docs.len() {
             let norm = k1 * (1.0 - b + b * doc_len[d] / avg_len);
-            for &(id, tf) in &merged[merged_starts[d]..merged_starts[d + 1]] {
+            for &(id, tf, own) in &merged[merged_starts[d]..merged_starts[d + 1]] {
                 let slot = cursor[id as usize] as usize;
                 cursor[id as usize] += 1;
                 post_docs[slot] = d as u32;
+                if let Some(flag) = post_own.get_mut(slot) {
+                    *flag = own;
+                }
                 let saturation = if k1 == 0.0 {
                     1.0
                 } else {
@@ -381,6 +417,7 @@ impl Index {
             post_weights,
             n_docs: docs.len(),
             options,
+            post_own,
         }
     }
 
@@ -580,15 +617,20 @@ impl Index {
         }
     }
 
-    /// The query words (as typed) that matched document `d`, as in [`Hit::matched`].
+    /// The query words (as typed) that occur in document `d`'s own fields (not only in its
+    /// context), as in [`Hit::matched`].
     pub(crate) fn matched_words(&self, lexical: &LexicalScores, d: u32) -> Vec<String> {
         lexical
             .qterms
             .iter()
             .filter(|qt| {
-                qt.terms
-                    .iter()
-                    .any(|&(id, _)| self.postings(id).0.binary_search(&d).is_ok())
+                qt.terms.iter().any(|&(id, _)| {
+                    let start = self.offsets[id as usize] as usize;
+                    self.postings(id)
+                        .0
+                        .binary_search(&d)
+                        .is_ok_and(|i| self.post_own.get(start + i).copied().unwrap_or(true))
+                })
             })
             .map(|qt| qt.surface.clone())
             .collect()
@@ -720,6 +762,41 @@ mod tests {
         let index = Index::build(&docs);
         let hits = index.search("stellar explorer", 3);
         assert_eq!(hits[0].doc, 0, "{hits:?}");
+    }
+
+    #[test]
+    fn context_words_find_a_document_but_are_not_its_matched_words() {
+        let docs = vec![
+            Document {
+                context: "Set up Playwright for the todo app".into(),
+                ..Document::new("", "Now write tests for it")
+            },
+            Document::new("", "Playwright tests are flaky on CI"),
+            Document::new("", "Unrelated request about the build"),
+        ];
+        let index = Index::build(&docs);
+        let hits = index.search("playwright", 5);
+        let found: Vec<usize> = hits.iter().map(|h| h.doc).collect();
+        assert_eq!(found, [1, 0], "own words first, then context: {hits:?}");
+        assert_eq!(hits[0].matched, ["playwright"]);
+        assert!(hits[1].matched.is_empty(), "{hits:?}");
+        let both = index.search("playwright tests", 5);
+        assert_eq!(both[1].doc, 0);
+        assert_eq!(both[1].matched, ["tests"], "only the word of its own text");
+
+        let ignored = Index::with_options(
+            &docs,
+            SearchOptions {
+                context_weight: 0.0,
+                ..SearchOptions::default()
+            },
+        );
+        let found: Vec<usize> = ignored
+            .search("playwright", 5)
+            .iter()
+            .map(|h| h.doc)
+            .collect();
+        assert_eq!(found, [1], "a context weighted 0 is not indexed");
     }
 
     #[test]

@@ -9,12 +9,15 @@
 //! and of each document (a model2vec table distilled from all-MiniLM-L6-v2, [`embed`], tokenized
 //! by [`wordpiece`]), fused with the lexical score ([`hybrid`]). On the MetaTool dev queries it
 //! lifts recall@5 from 0.648 to 0.723; it can be turned off ([`HybridOptions::lexical_only`]).
+//!
+//! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 
 pub mod embed;
 pub mod eval;
 pub mod hybrid;
 pub mod index;
 pub mod tokenize;
+pub mod when;
 pub mod wordpiece;
 
 pub use hybrid::{HybridHit, HybridIndex, HybridOptions};
@@ -33,6 +36,11 @@ pub struct Document {
     pub text: String,
     /// Tags, keywords or a category; weighted above the text, below the name.
     pub tags: Vec<String>,
+    /// Text around the document that says what it is about without being it: for a past
+    /// request, the requests just before and after it in its dialog. A person recalls the topic
+    /// of a conversation more than the words of one turn, so these words count, at a fraction
+    /// of a text mention ([`SearchOptions::context_weight`], [`HybridOptions::context_weight`]).
+    pub context: String,
 }
 
 impl Document {
@@ -42,6 +50,7 @@ impl Document {
             name: name.into(),
             text: text.into(),
             tags: Vec::new(),
+            context: String::new(),
         }
     }
 }
@@ -53,7 +62,8 @@ pub struct Hit {
     pub doc: usize,
     /// Relevance score; only comparable within one query.
     pub score: f32,
-    /// The query words (lowercased, as typed) that matched this document, in query order.
+    /// The query words (lowercased, as typed) that occur in this document (not only in its
+    /// [`Document::context`]), in query order.
     pub matched: Vec<String>,
 }
 

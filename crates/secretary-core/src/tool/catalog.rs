@@ -359,6 +359,7 @@ fn document(tool: &CatalogTool) -> Document {
         name: tool.name.clone(),
         text: prose.to_string(),
         tags,
+        context: String::new(),
     }
 }
 

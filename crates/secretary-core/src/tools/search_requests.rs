@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, limit, sessions, timestamp_value};
+use super::{errors, limit, request_time, sessions};
 use crate::history::{HistoryCache, RequestIndex};
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
@@ -40,14 +40,17 @@ pub static TOOL: ToolDef = ToolDef {
             "You want to know whether the user already asked for something similar.",
         ],
         usage: "Describe what you are looking for in `query`, in your own words or with the distinctive \
-                words (names, technologies, file names). Results are ranked by TF-IDF relevance fused with \
-                closeness in meaning (unless the user turned semantic search off); `signals` says which found \
+                words (names, technologies, file names), and when, if the user said (\"last week\", \"yesterday\", \
+                \"in May\", \"3 days ago\": requests of that time come first; a query that is only a time \
+                lists that time's requests, newest first). Results are ranked by BM25 relevance (words of the \
+                neighbouring requests count a little) fused with closeness in meaning (unless the user turned semantic search off); `signals` says which found \
                 each request. Read a whole request with `get_request` using the returned `sessionId` and \
                 `index`.",
         returns: "`{\"success\": true, \"query\": \"dark mode\", \"results\": [{\"sessionId\", \"title\", \"index\", \
-                  \"timestamp\", \"score\", \"snippet\", \"matched\", \"signals\"}], \"total\": 3}`, best first \
-                  (`signals`: `lexical` when query words occur in the request, `semantic` when it is close in \
-                  meaning).",
+                  \"timestamp\", \"time\", \"score\", \"snippet\", \"matched\", \"signals\"}], \"total\": 3}`, best first \
+                  (`signals`: `lexical` when query words occur in the request, `context` when they occur only in \
+                  the requests just before or after it, `semantic` when it is close in meaning, `date` when it \
+                  falls in the time the query names).",
         examples: &[
             Example { args: "{\"query\": \"dark mode localStorage\"}", shows: "requests about persisting a dark mode choice" },
             Example {
@@ -97,19 +100,21 @@ fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let hits = ranked(&index, query, session, limit);
     let results: Vec<Value> = hits
         .iter()
-        .filter_map(|(hit, reference)| {
+        .filter_map(|(hit, in_time, reference)| {
             let entry = store.get(&reference.session_id)?;
             let request = entry.dialog.requests.get(reference.index.checked_sub(1)?)?;
+            let (timestamp, time) = request_time(request.timestamp);
             Some(json!({
                 "sessionId": reference.session_id,
                 "source": entry.dialog.source,
                 "title": entry.dialog.title,
                 "index": reference.index,
-                "timestamp": timestamp_value(request.timestamp),
+                "timestamp": timestamp,
+                "time": time,
                 "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
                 "snippet": snippet(&request.text, &hit.matched),
                 "matched": hit.matched,
-                "signals": hit.signals(),
+                "signals": signals(hit, *in_time),
             }))
         })
         .collect();
@@ -127,7 +132,7 @@ fn ranked<'a>(
     query: &str,
     session: Option<&str>,
     limit: usize,
-) -> Vec<(crate::search::HybridHit, &'a crate::history::RequestRef)> {
+) -> Vec<(crate::search::HybridHit, bool, &'a crate::history::RequestRef)> {
     // With a session filter, ask for every hit and keep that dialog's.
     let want = if session.is_some() {
         index.refs.len()
@@ -135,16 +140,25 @@ fn ranked<'a>(
         limit
     };
     index
-        .index
         .search(query, want)
         .into_iter()
-        .filter_map(|hit| {
+        .filter_map(|(hit, in_time)| {
             let reference = index.refs.get(hit.doc)?;
             (session.is_none() || session == Some(reference.session_id.as_str()))
-                .then_some((hit, reference))
+                .then_some((hit, in_time, reference))
         })
         .take(limit)
         .collect()
+}
+
+/// What found a request: the ranker's signals, and `date` when it falls in the time the query
+/// named ("last week", "in May").
+fn signals(hit: &crate::search::HybridHit, in_time: bool) -> Vec<&'static str> {
+    let mut out = hit.signals();
+    if in_time {
+        out.push("date");
+    }
+    out
 }
 
 /// About [`SNIPPET_CHARS`] characters of `text` around the first matched word, on one line.

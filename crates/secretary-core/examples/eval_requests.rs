@@ -1,0 +1,398 @@
+//! Measures past-request search (what `search_requests` ranks with) on a question set over
+//! dialogs, LoCoMo-style: for each question, is the dialog holding its evidence request the
+//! dialog of the first result (dialog hit@1), and is the evidence request among the first five
+//! (turn hit@5)? Also times one query over the whole collection.
+//!
+//! ```text
+//! cargo run --release -p secretary-core --example eval_requests -- --bench FILE.json \
+//!     [--split tune|report|all] [--tune] [--k1 X --b X --idf-power X --prefix-weight X
+//!     --semantic-weight X --context-weight X --min-semantic X]
+//! ```
+//!
+//! `FILE.json` is `{"dialogs": [{"id", "requests": [{"text", "timestamp"?}]}], "questions":
+//! [{"question", "dialog", "request", "split"}]}` (0-based indices), as
+//! `scripts/bench-requests/make_bench.py` writes it. Every run prints, on the same questions and
+//! in the same process: classic BM25 (k1 1.2, b 0.75, the request text alone), the ranker before
+//! issue 26 (the tool defaults, hybrid, request text alone), and the current one
+//! (`history::request_options` with `history::push_dialog_documents` and
+//! `history::rank_with_dates`), lexical and hybrid, with and without dates. `--tune`
+//! grid-searches the context and semantic weights on the `tune` questions and prints the best on
+//! `report`.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use secretary_core::history::{push_dialog_documents, rank_with_dates, request_options};
+use secretary_core::search::{Document, HybridIndex, HybridOptions, SearchOptions};
+
+struct Bench {
+    /// Per dialog, its requests' texts.
+    dialogs: Vec<Vec<String>>,
+    /// Per dialog, its requests' times.
+    times: Vec<Vec<Option<i64>>>,
+    questions: Vec<Question>,
+}
+
+#[derive(Clone)]
+struct Question {
+    text: String,
+    dialog: usize,
+    request: usize,
+    split: String,
+}
+
+fn load(path: &str) -> Result<Bench, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    let dialogs: Vec<Vec<String>> = value["dialogs"]
+        .as_array()
+        .ok_or_else(|| format!("{path}: no dialogs"))?
+        .iter()
+        .map(|d| {
+            d["requests"]
+                .as_array()
+                .map(|rs| {
+                    rs.iter()
+                        .map(|r| r["text"].as_str().unwrap_or("").to_string())
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let times: Vec<Vec<Option<i64>>> = value["dialogs"]
+        .as_array()
+        .map(|ds| {
+            ds.iter()
+                .map(|d| {
+                    d["requests"]
+                        .as_array()
+                        .map(|rs| rs.iter().map(|r| r["timestamp"].as_i64()).collect())
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let questions = value["questions"]
+        .as_array()
+        .ok_or_else(|| format!("{path}: no questions"))?
+        .iter()
+        .filter_map(|q| {
+            let dialog = q["dialog"].as_u64()? as usize;
+            let request = q["request"].as_u64()? as usize;
+            (dialog < dialogs.len() && request < dialogs[dialog].len()).then(|| Question {
+                text: q["question"].as_str().unwrap_or("").to_string(),
+                dialog,
+                request,
+                split: q["split"].as_str().unwrap_or("report").to_string(),
+            })
+        })
+        .collect();
+    Ok(Bench {
+        dialogs,
+        times,
+        questions,
+    })
+}
+
+/// The documents and, per document, its (dialog, request).
+fn documents(bench: &Bench, context: bool) -> (Vec<Document>, Vec<(usize, usize)>) {
+    let mut docs = Vec::new();
+    let mut refs = Vec::new();
+    for (d, requests) in bench.dialogs.iter().enumerate() {
+        let texts: Vec<&str> = requests.iter().map(String::as_str).collect();
+        if context {
+            push_dialog_documents(&texts, &mut docs);
+        } else {
+            docs.extend(texts.iter().map(|t| Document::new("", *t)));
+        }
+        refs.extend((0..texts.len()).map(|r| (d, r)));
+    }
+    (docs, refs)
+}
+
+#[derive(Default, Clone, Copy)]
+struct Scores {
+    n: usize,
+    dialog_at_1: usize,
+    turn_at_5: usize,
+    turn_rr: f64,
+}
+
+impl std::fmt::Display for Scores {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.n.max(1) as f64;
+        write!(
+            f,
+            "questions {:>5}  dialog hit@1 {:.4}  turn hit@5 {:.4}  turn MRR@10 {:.4}",
+            self.n,
+            self.dialog_at_1 as f64 / n,
+            self.turn_at_5 as f64 / n,
+            self.turn_rr / n
+        )
+    }
+}
+
+impl Scores {
+    fn turn5(&self) -> f64 {
+        self.turn_at_5 as f64 / self.n.max(1) as f64
+    }
+    fn dialog1(&self) -> f64 {
+        self.dialog_at_1 as f64 / self.n.max(1) as f64
+    }
+}
+
+/// Each question ranked as `search_requests` ranks it: with `dates`, a time named in the
+/// question counts ([`rank_with_dates`]); without, the question is searched as plain words.
+fn evaluate(
+    index: &HybridIndex,
+    refs: &[(usize, usize)],
+    times: Option<&[Option<i64>]>,
+    questions: &[&Question],
+) -> Scores {
+    let mut s = Scores::default();
+    for q in questions {
+        let hits: Vec<_> = match times {
+            Some(times) => rank_with_dates(index, times, &q.text, 10)
+                .into_iter()
+                .map(|(hit, _)| hit)
+                .collect(),
+            None => index.search(&q.text, 10),
+        };
+        s.n += 1;
+        if hits.first().map(|h| refs[h.doc].0) == Some(q.dialog) {
+            s.dialog_at_1 += 1;
+        }
+        if let Some(rank) = hits
+            .iter()
+            .position(|h| refs[h.doc] == (q.dialog, q.request))
+        {
+            if rank < 5 {
+                s.turn_at_5 += 1;
+            }
+            s.turn_rr += 1.0 / (rank + 1) as f64;
+        }
+    }
+    s
+}
+
+/// p50 and p99 of one query over the whole collection, in milliseconds (after 100 warm-ups).
+fn timing(
+    index: &HybridIndex,
+    times: Option<&[Option<i64>]>,
+    questions: &[&Question],
+) -> (f64, f64) {
+    let search = |q: &str| match times {
+        Some(times) => {
+            std::hint::black_box(rank_with_dates(index, times, q, 10));
+        }
+        None => {
+            std::hint::black_box(index.search(q, 10));
+        }
+    };
+    for q in questions.iter().take(100) {
+        search(&q.text);
+    }
+    let mut ms: Vec<f64> = questions
+        .iter()
+        .map(|q| {
+            let start = Instant::now();
+            search(&q.text);
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    let pct = |p: f64| ms[((ms.len() - 1) as f64 * p).round() as usize];
+    (pct(0.5), pct(0.99))
+}
+
+struct Overrides(Vec<(String, f32)>);
+
+impl Overrides {
+    fn apply(&self, mut o: HybridOptions) -> HybridOptions {
+        for (k, v) in &self.0 {
+            match k.as_str() {
+                "--k1" => o.lexical.k1 = *v,
+                "--b" => o.lexical.b = *v,
+                "--idf-power" => o.lexical.idf_power = *v,
+                "--prefix-weight" => o.lexical.prefix_weight = *v,
+                "--semantic-weight" => o.semantic_weight = *v,
+                "--context-weight" => {
+                    o.lexical.context_weight = *v;
+                    o.context_weight = *v
+                }
+                "--lexical-context-weight" => o.lexical.context_weight = *v,
+                "--semantic-context-weight" => o.context_weight = *v,
+                "--min-semantic" => o.min_semantic = *v,
+                _ => {}
+            }
+        }
+        o
+    }
+}
+
+fn run() -> Result<(), String> {
+    let mut bench_path = None;
+    let mut split = "report".to_string();
+    let mut tune = false;
+    let mut overrides = Overrides(Vec::new());
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--bench" => bench_path = it.next(),
+            "--split" => split = it.next().ok_or("--split needs a value")?,
+            "--tune" => tune = true,
+            other if other.starts_with("--") => {
+                let v = it
+                    .next()
+                    .ok_or(format!("{other} needs a value"))?
+                    .parse::<f32>()
+                    .map_err(|e| format!("{other}: {e}"))?;
+                overrides.0.push((other.to_string(), v));
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    let path = bench_path.ok_or("--bench FILE is required")?;
+    let bench = load(&path)?;
+    let pick = |name: &str| -> Vec<&Question> {
+        bench
+            .questions
+            .iter()
+            .filter(|q| name == "all" || q.split == name)
+            .collect()
+    };
+    let questions = pick(&split);
+    let n_requests: usize = bench.dialogs.iter().map(Vec::len).sum();
+    println!(
+        "{path}: {} dialogs, {n_requests} requests; split {split}: {} questions",
+        bench.dialogs.len(),
+        questions.len()
+    );
+
+    if tune {
+        let tune_set = pick("tune");
+        let (docs, refs) = documents(&bench, true);
+        let mut results = Vec::new();
+        for cw in [0.0f32, 0.15, 0.3, 0.5] {
+            for sw in [0.3f32, 0.45, 0.55, 0.65] {
+                for k1 in [1.2f32, 2.0] {
+                    let mut o = overrides.apply(request_options(true));
+                    o.lexical.context_weight = cw;
+                    o.context_weight = cw;
+                    o.semantic_weight = sw;
+                    o.lexical.k1 = k1;
+                    let index = HybridIndex::with_options(&docs, o.clone());
+                    let s = evaluate(&index, &refs, None, &tune_set);
+                    println!("  tune cw {cw:.2} sw {sw:.2} k1 {k1:.1}: {s}");
+                    results.push((s.turn5() + s.dialog1(), o));
+                }
+            }
+        }
+        results.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (_, o) in results.iter().take(3) {
+            let index = HybridIndex::with_options(&docs, o.clone());
+            println!(
+                "best on tune -> report: cw {:.2} sw {:.2} k1 {:.1}: {}",
+                o.context_weight,
+                o.semantic_weight,
+                o.lexical.k1,
+                evaluate(&index, &refs, None, &pick("report"))
+            );
+        }
+        return Ok(());
+    }
+
+    let bm25 = HybridOptions {
+        lexical: SearchOptions {
+            context_weight: 0.0,
+            ..SearchOptions::classic_bm25()
+        },
+        ..HybridOptions::lexical_only()
+    };
+    // What search_requests ranked with before issue 26: the tool defaults, min semantic 0.3.
+    let before = HybridOptions {
+        lexical: SearchOptions {
+            context_weight: 0.0,
+            ..SearchOptions::default()
+        },
+        context_weight: 0.0,
+        min_semantic: 0.3,
+        ..HybridOptions::default()
+    };
+    let now = overrides.apply(request_options(true));
+    let now_lexical = overrides.apply(request_options(false));
+    let rankers: [(&str, HybridOptions, bool, bool); 5] = [
+        ("BM25 (k1 1.2, b 0.75), request text", bm25, false, false),
+        ("before: hybrid, request text", before, false, false),
+        ("now: lexical, context, dates", now_lexical, true, true),
+        ("now: hybrid, context, no dates", now.clone(), true, false),
+        ("now: hybrid, context, dates (default)", now, true, true),
+    ];
+    let all_times: Vec<Option<i64>> = bench.times.iter().flatten().copied().collect();
+    for (name, options, context, dates) in rankers {
+        let (docs, refs) = documents(&bench, context);
+        let times = dates.then_some(all_times.as_slice());
+        let start = Instant::now();
+        let index = HybridIndex::with_options(&docs, options);
+        let build = start.elapsed().as_secs_f64() * 1e3;
+        let s = evaluate(&index, &refs, times, &questions);
+        let (p50, p99) = timing(&index, times, &questions);
+        println!("{name:40} {s}  build {build:.1} ms  query p50 {p50:.3} ms p99 {p99:.3} ms");
+    }
+    incremental(&bench);
+    Ok(())
+}
+
+/// Times the default index's full build against a rebuild after one request is appended to the
+/// last dialog (what `history::RequestIndex::build_from` does as a session grows: every other
+/// request's vector reused, the new one and its predecessor embedded).
+fn incremental(bench: &Bench) {
+    let (docs, _) = documents(bench, true);
+    let mut grown = bench.dialogs.clone();
+    if let Some(last) = grown.last_mut() {
+        last.push("One more request: rename the crate and update the imports".to_string());
+    }
+    let grown_bench = Bench {
+        dialogs: grown,
+        times: Vec::new(),
+        questions: Vec::new(),
+    };
+    let (grown_docs, _) = documents(&grown_bench, true);
+    let reuse: Vec<Option<u32>> = grown_docs
+        .iter()
+        .enumerate()
+        .map(|(d, doc)| (docs.get(d) == Some(doc)).then_some(d as u32))
+        .collect();
+    let mut full = Vec::new();
+    let mut again = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let index = HybridIndex::with_options(&docs, request_options(true));
+        full.push(start.elapsed().as_secs_f64() * 1e3);
+        let start = Instant::now();
+        std::hint::black_box(HybridIndex::rebuild(&index, &grown_docs, &reuse));
+        again.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    full.sort_by(f64::total_cmp);
+    again.sort_by(f64::total_cmp);
+    println!(
+        "index of {} requests: full build {:.1} ms, after one request appended {:.1} ms \
+         ({} of {} vectors reused; medians of 5)",
+        docs.len(),
+        full[2],
+        again[2],
+        reuse.iter().flatten().count(),
+        grown_docs.len()
+    );
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("eval_requests: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
