@@ -80,22 +80,18 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
       // One unpacked copy of the CLI's 235 MB package for every run.
       COPILOT_PKG_CACHE_HOME: path.join(options.root, '.tools', 'agents', 'copilot-pkg-cache'),
     };
-    const started = new Set<string>();
     return {
       name,
       source: 'copilot-cli',
       work,
       home: options.home,
-      async turn(session, prompt, extraEnv) {
-        const id = session ?? crypto.randomUUID();
-        const first = !started.has(id);
-        started.add(id);
-        const args = [first ? `--session-id=${id}` : `--resume=${id}`, '-p', prompt, '--allow-all-tools'];
-        if (!options.bare) {
-          args.push('--additional-mcp-config', `@${config}`);
-        }
-        return { ...(await run(options.command, args, work, { ...env, ...extraEnv })), session: id };
-      },
+      turn: namedSessions(options.command, work, env, (id, first, prompt) => [
+        first ? `--session-id=${id}` : `--resume=${id}`,
+        '-p',
+        prompt,
+        '--allow-all-tools',
+        ...(options.bare ? [] : ['--additional-mcp-config', `@${config}`]),
+      ]),
       logOf: (id) => existing(path.join(options.home, '.copilot', 'session-state', id, 'events.jsonl')),
     };
   }
@@ -112,22 +108,19 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
       ENABLE_TOOL_SEARCH: 'false',
       IS_SANDBOX: '1',
     };
-    const started = new Set<string>();
     return {
       name,
       source: 'claude-code',
       work,
       home: options.home,
-      async turn(session, prompt, extraEnv) {
-        const id = session ?? crypto.randomUUID();
-        const first = !started.has(id);
-        started.add(id);
-        const args = [first ? '--session-id' : '--resume', id, '-p', prompt, '--dangerously-skip-permissions'];
-        if (!options.bare) {
-          args.push('--mcp-config', config);
-        }
-        return { ...(await run(options.command, args, work, { ...env, ...extraEnv })), session: id };
-      },
+      turn: namedSessions(options.command, work, env, (id, first, prompt) => [
+        first ? '--session-id' : '--resume',
+        id,
+        '-p',
+        prompt,
+        '--dangerously-skip-permissions',
+        ...(options.bare ? [] : ['--mcp-config', config]),
+      ]),
       logOf: (id) => {
         const projects = path.join(options.home, '.claude', 'projects');
         for (const slug of fs.existsSync(projects) ? fs.readdirSync(projects) : []) {
@@ -219,20 +212,19 @@ function geminiLike(
     name === 'gemini'
       ? { ...base, GOOGLE_GEMINI_BASE_URL: options.modelUrl, GEMINI_API_KEY: 'offline', GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' }
       : { ...base, OPENAI_BASE_URL: `${options.modelUrl}/v1`, OPENAI_API_KEY: 'offline', OPENAI_MODEL: 'scripted', QWEN_CODE_SUPPRESS_YOLO_WARNING: '1' };
-  const started = new Set<string>();
   return {
     name,
     source: name === 'gemini' ? 'gemini-cli' : 'qwen-code',
     work,
     home: options.home,
-    async turn(session, prompt, extraEnv) {
-      const id = session ?? crypto.randomUUID();
-      const first = !started.has(id);
-      started.add(id);
-      const args = [first ? '--session-id' : '--resume', id, '-p', prompt, '--yolo'];
-      args.push(...(name === 'gemini' ? ['-m', 'scripted'] : ['--auth-type', 'openai']));
-      return { ...(await run(options.command, args, work, { ...env, ...extraEnv })), session: id };
-    },
+    turn: namedSessions(options.command, work, env, (id, first, prompt) => [
+      first ? '--session-id' : '--resume',
+      id,
+      '-p',
+      prompt,
+      '--yolo',
+      ...(name === 'gemini' ? ['-m', 'scripted'] : ['--auth-type', 'openai']),
+    ]),
     logOf: (id) => {
       const root = name === 'gemini' ? path.join(dir, 'tmp') : path.join(dir, 'projects');
       for (const project of fs.existsSync(root) ? fs.readdirSync(root) : []) {
@@ -246,6 +238,23 @@ function geminiLike(
       }
       return undefined;
     },
+  };
+}
+
+/** The turns of an agent whose sessions the caller names by UUID: the first turn of an id starts
+ * the session, later ones resume it. */
+function namedSessions(
+  command: string,
+  work: string,
+  env: NodeJS.ProcessEnv,
+  argsFor: (id: string, first: boolean, prompt: string) => string[],
+): Agent['turn'] {
+  const started = new Set<string>();
+  return async (session, prompt, extraEnv) => {
+    const id = session ?? crypto.randomUUID();
+    const first = !started.has(id);
+    started.add(id);
+    return { ...(await run(command, argsFor(id, first, prompt), work, { ...env, ...extraEnv })), session: id };
   };
 }
 

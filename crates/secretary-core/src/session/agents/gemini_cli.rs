@@ -148,22 +148,7 @@ impl GeminiState {
                 }
             }
             Some("gemini") => {
-                if let Some(model) = raw_str(line.model) {
-                    c.model = Some(model);
-                }
-                let wants = c.wants_details();
-                if let Some(turn) = c.turns.last_mut() {
-                    if turn.model.is_none() {
-                        turn.model = c.model.clone();
-                    }
-                    if !turn.answered {
-                        turn.answered = true;
-                        changed = true;
-                    }
-                    if wants {
-                        turn.markdown.extend(raw_str(line.content));
-                    }
-                }
+                changed |= c.answered(raw_str(line.model), raw_str(line.content));
             }
             Some("error") => {
                 if let Some(turn) = c.turns.last_mut() {

@@ -243,6 +243,26 @@ impl Common {
         }
     }
 
+    /// The agent answered the last request (Gemini CLI, Qwen Code): notes the model it named and,
+    /// on the details path, its text. `true` when the request changed.
+    pub(crate) fn answered(&mut self, model: Option<String>, text: Option<String>) -> bool {
+        if model.is_some() {
+            self.model = model;
+        }
+        let wants = self.wants_details();
+        let model = self.model.clone();
+        let Some(turn) = self.turns.last_mut() else {
+            return false;
+        };
+        if turn.model.is_none() {
+            turn.model = model;
+        }
+        if wants {
+            turn.markdown.extend(text);
+        }
+        !std::mem::replace(&mut turn.answered, true)
+    }
+
     /// Whether assistant text for the current (last) request is wanted.
     pub(crate) fn wants_details(&self) -> bool {
         self.details.is_some() && self.details == self.turns.len().checked_sub(1)

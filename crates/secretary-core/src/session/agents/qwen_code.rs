@@ -106,23 +106,11 @@ impl QwenState {
                 }
             }
             "assistant" => {
-                if let Some(model) = raw_str(line.model) {
-                    c.model = Some(model);
-                }
-                let wants = c.wants_details();
-                let model = c.model.clone();
-                if let Some(turn) = c.turns.last_mut() {
-                    if turn.model.is_none() {
-                        turn.model = model;
-                    }
-                    if !turn.answered {
-                        turn.answered = true;
-                        changed = true;
-                    }
-                    if wants {
-                        turn.markdown.extend(message_text(line.message));
-                    }
-                }
+                let text = c
+                    .wants_details()
+                    .then(|| message_text(line.message))
+                    .flatten();
+                changed |= c.answered(raw_str(line.model), text);
             }
             "system" => {}
             other => {
