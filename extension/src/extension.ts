@@ -240,7 +240,7 @@ function buildScope(
   return {
     workspace: storages()[0].workspace,
     scope: {
-      files: () => [...storages().flatMap(sessionsOfWorkspace), ...extras()],
+      files: () => [...storages().flatMap((storage) => sessionsOfWorkspace(storage)), ...extras()],
       watchDirs: () => [
         path.dirname(workspaceStorageDir),
         ...storages().flatMap((storage) => [storage.dir, ...sessionDirs(storage.dir)]),

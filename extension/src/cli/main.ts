@@ -1,8 +1,9 @@
-import * as fs from 'fs';
 import * as path from 'path';
+import * as readline from 'readline';
 import { parseArgs } from 'util';
 
 import { WasmCore } from '../core/wasm';
+import { READ_CAPS, readBounded } from '../host/boundedRead';
 import { bundledDocsDir } from '../host/roots';
 import { standaloneHost } from '../host/standalone';
 import { stderrLogger, type Logger } from '../log';
@@ -10,7 +11,7 @@ import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
 import { formatDialog, formatToolResult } from './format';
-import { readRegularFile } from './readFile';
+import { exitQuietlyWhenOutputCloses } from './output';
 
 const USAGE = `secretary — Copilot Chat Secretary on the command line
 
@@ -115,10 +116,15 @@ export async function main(argv: string[]): Promise<number> {
       workspaceFolder: path.resolve(values.workspace ?? process.cwd()),
       stateDir: values['state-dir'],
       bundledDocs: bundledDocsDir(path.resolve(__dirname, '..')),
+      onSettingsRefused: (why) => log.warn(`workspace settings not read: ${why}`),
     }),
   );
   core.setIncludeExamples(/^(1|true|yes)$/i.test(process.env.MCP_INCLUDE_EXAMPLE_TOOLS ?? ''));
   const [command, ...rest] = positionals;
+  if (command !== 'mcp') {
+    // `mcp` ends on its own when its client goes (it answers the calls already read first).
+    exitQuietlyWhenOutputCloses();
+  }
   const json = Boolean(values.json);
   try {
     switch (command) {
@@ -224,7 +230,7 @@ function show(core: WasmCore, rest: string[], json: boolean, source: string | un
   }
   let bytes: Buffer;
   try {
-    bytes = readRegularFile(file, core.run((_h, m) => m.maxSessionBytes()));
+    bytes = readBounded(file, { maxBytes: core.run((_h, m) => m.maxSessionBytes()) });
   } catch (err) {
     const error = err as NodeJS.ErrnoException;
     process.stderr.write(`secretary: cannot read ${file}: ${error.code ?? error.message ?? String(err)}\n`);
@@ -322,7 +328,7 @@ async function findTools(
   }
   let text: string;
   try {
-    text = fs.readFileSync(catalogFile, 'utf8');
+    text = readBounded(catalogFile, { maxBytes: READ_CAPS.catalog }).toString('utf8');
   } catch (err) {
     throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
   }
@@ -333,7 +339,6 @@ async function findTools(
   const index = core.run((_h, m) => new m.ToolIndex(text, semantic));
   try {
     if (stdin) {
-      const readline = await import('readline');
       const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
       for await (const line of lines) {
         const q = line.trim();
@@ -371,8 +376,9 @@ function limitArg(limit: string | undefined): { limit?: number } {
   if (limit === undefined) {
     return {};
   }
-  const value = Number(limit);
-  if (!Number.isInteger(value)) {
+  // `Number('')` is 0: an empty or spaced value is a usage error, not a limit of 0.
+  const value = /^\s*[-+]?\d+\s*$/.test(limit) ? Number(limit) : NaN;
+  if (!Number.isSafeInteger(value)) {
     throw new UsageError(`--limit takes a whole number, got ${limit}`);
   }
   return { limit: value };

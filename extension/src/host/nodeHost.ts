@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { writeFileAtomic } from './atomicWrite';
+import { readBounded } from './boundedRead';
 import { HostError, type AreaName, type HostBridge } from './bridge';
 import { gitStatusCli } from './gitStatus';
 import { LockFiles } from './lockFile';
@@ -68,22 +69,15 @@ export class NodeHost implements HostBridge {
     if (target === undefined) {
       return null;
     }
-    let stat: fs.Stats;
     try {
-      stat = fs.statSync(target);
+      // The path is real up to its last part (`resolve`): a link swapped in since is refused.
+      return readBounded(target, { maxBytes: this.maxReadBytes, noFollow: true, name: `${area}/${rel}` });
     } catch (err) {
       if (isMissing(err)) {
         return null;
       }
       throw err;
     }
-    if (!stat.isFile()) {
-      throw new Error(`${area}/${rel} is not a file`);
-    }
-    if (stat.size > this.maxReadBytes) {
-      throw new Error(`${area}/${rel} is larger than ${this.maxReadBytes} bytes`);
-    }
-    return fs.readFileSync(target);
   }
 
   writeAtomic(area: AreaName, rel: string, bytes: Uint8Array): void {
