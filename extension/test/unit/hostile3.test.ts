@@ -464,3 +464,35 @@ test('nits: --limit "" is a usage error; request 9007199254740993 is refused, no
   assert.equal(far.status, 1, far.stdout);
   assert.match(JSON.parse(far.stdout).error, /past 2\^53 - 1/);
 });
+
+test('nits: a numeric MCP prompt argument is Invalid params (-32602), not an internal error', async () => {
+  const server = mcp(['--storage', SAMPLES]);
+  try {
+    await server.initialize();
+    server.send({ jsonrpc: '2.0', id: 'p', method: 'prompts/get', params: { name: 'recall_request', arguments: { index: 2 } } });
+    const answer = await server.reply('p');
+    assert.equal(answer.error?.code, -32602, JSON.stringify(answer));
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+});
+
+test('nits: copilot-ls gives up on a server that never answers initialize', async () => {
+  const temp = tempDir();
+  try {
+    const silent = path.join(temp.dir, 'silent-server.js');
+    fs.writeFileSync(silent, 'process.stdin.resume();\nsetInterval(() => {}, 1000);\n');
+    const child = spawn(process.execPath, [CLI, 'copilot-ls', '--server', silent, '--storage', SAMPLES], {
+      env: { ...CLEAN_ENV, SECRETARY_COPILOT_LS_START_MS: '1500' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await Promise.race([new Promise<number | null>((resolve) => child.once('exit', resolve)), sleep(15_000).then(() => 'hung' as const)]);
+    child.kill('SIGKILL');
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /did not complete the start-up handshake within 1500 ms/);
+  } finally {
+    temp.cleanup();
+  }
+});
