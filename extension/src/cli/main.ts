@@ -2,6 +2,7 @@ import * as path from 'path';
 import * as readline from 'readline';
 import { parseArgs } from 'util';
 
+import type { DialogSummary } from '../core/generated/DialogSummary';
 import { WasmCore } from '../core/wasm';
 import { READ_CAPS, readBounded } from '../host/boundedRead';
 import { bundledDocsDir } from '../host/roots';
@@ -247,40 +248,19 @@ function show(core: WasmCore, rest: string[], json: boolean, source: string | un
 
 async function sessions(core: WasmCore, log: Logger, options: CommonOptions, json: boolean): Promise<number> {
   const service = await openService(core, log, { ...options, all: true });
-  const dialogs = service.getDialogs();
+  // Summaries, not dialogs: every dialog's text as one string can be more than V8 holds (issue 27).
+  const dialogs = JSON.parse(core.run((h) => h.dialogSummaries(undefined))) as DialogSummary[];
   const failures = [...service.sync.failures].map(([file, error]) => ({ path: file, error }));
   if (json) {
-    print(
-      JSON.stringify(
-        {
-          dialogs: dialogs.map(({ path: file, workspace, dialog, available }) => ({
-            sessionId: dialog.sessionId,
-            title: dialog.title,
-            path: file,
-            workspace: workspace ?? null,
-            format: dialog.format,
-            source: dialog.source,
-            folder: dialog.folder ?? null,
-            requestsCount: dialog.requests.length,
-            creationDate: dialog.creationDate ?? null,
-            lastActivity: dialog.lastActivity ?? null,
-            status: dialog.status,
-            available,
-          })),
-          unreadable: failures,
-        },
-        null,
-        2,
-      ),
-    );
+    print(JSON.stringify({ dialogs, unreadable: failures }, null, 2));
   } else {
     if (dialogs.length === 0) {
       print('No chat sessions found.');
     }
-    for (const { dialog, path: file } of dialogs) {
+    for (const dialog of dialogs) {
       const when = dialog.lastActivity ? new Date(dialog.lastActivity).toISOString() : 'unknown time';
-      print(`${dialog.sessionId}  ${String(dialog.requests.length).padStart(3)} requests  ${when}  ${dialog.title}`);
-      print(`    ${file}`);
+      print(`${dialog.sessionId}  ${String(dialog.requestsCount).padStart(3)} requests  ${when}  ${dialog.title}`);
+      print(`    ${dialog.path}`);
     }
     for (const failure of failures) {
       print(`unreadable: ${failure.path}: ${failure.error}`);
@@ -330,7 +310,7 @@ async function findTools(
   try {
     text = readBounded(catalogFile, { maxBytes: READ_CAPS.catalog }).toString('utf8');
   } catch (err) {
-    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
+    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err))}`, { cause: err });
   }
   const limit = limitArg(limitText).limit ?? 10;
   if (limit < 1) {

@@ -4,10 +4,11 @@
 // refused at once, never read without end (issue 27).
 import * as fs from 'fs';
 
-/** Why a bounded read refused a file (`code` for callers that tell the cases apart). */
+/** Why a bounded read refused a file (`reason` for callers that tell the cases apart; no `code`, so
+ * callers that print an `fs` error's code print this message). */
 export class BoundedReadError extends Error {
   constructor(
-    readonly code: 'SECRETARY_NOT_A_FILE' | 'SECRETARY_TOO_LARGE' | 'SECRETARY_LINK_REFUSED',
+    readonly reason: 'not-a-file' | 'too-large' | 'link-refused',
     message: string,
   ) {
     super(message);
@@ -67,24 +68,24 @@ function open(file: string, options: BoundedReadOptions): number {
 function linkRefused(err: unknown, name: string): BoundedReadError | undefined {
   const code = (err as NodeJS.ErrnoException).code;
   return code === 'ELOOP' || code === 'EMLINK'
-    ? new BoundedReadError('SECRETARY_LINK_REFUSED', `${name} is a symbolic link, which is not followed here`)
+    ? new BoundedReadError('link-refused', `${name} is a symbolic link, which is not followed here`)
     : undefined;
 }
 
 /** Checks the open file before reading: a regular file with at most `maxBytes` from `offset`. */
 function check(stat: fs.Stats, options: BoundedReadOptions, name: string): number {
   if (!stat.isFile()) {
-    throw new BoundedReadError('SECRETARY_NOT_A_FILE', `${name} is not a regular file (${kindOf(stat)})`);
+    throw new BoundedReadError('not-a-file', `${name} is not a regular file (${kindOf(stat)})`);
   }
   const length = Math.max(0, stat.size - (options.offset ?? 0));
   if (length > options.maxBytes) {
-    throw new BoundedReadError('SECRETARY_TOO_LARGE', `${name} is larger than ${options.maxBytes} bytes (${stat.size} bytes)`);
+    throw new BoundedReadError('too-large', `${name} is larger than ${options.maxBytes} bytes (${stat.size} bytes)`);
   }
   return length;
 }
 
 function grewPast(name: string, maxBytes: number): BoundedReadError {
-  return new BoundedReadError('SECRETARY_TOO_LARGE', `${name} grew past ${maxBytes} bytes while it was read`);
+  return new BoundedReadError('too-large', `${name} grew past ${maxBytes} bytes while it was read`);
 }
 
 /** The largest chunk of one read. */

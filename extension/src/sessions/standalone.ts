@@ -70,8 +70,8 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
       workspace = found.has(here) ? here : undefined;
       // Agent logs name their folder inside: decided after the first scan.
       resolveWorkspace = () => {
-        const known = JSON.parse(core.run((h) => h.dialogs())) as { workspace?: string }[];
-        return known.some((entry) => entry.workspace === here) ? here : undefined;
+        const known = JSON.parse(core.run((h) => h.dialogWorkspaces())) as string[];
+        return known.includes(here) ? here : undefined;
       };
     }
   }

@@ -496,3 +496,30 @@ test('nits: copilot-ls gives up on a server that never answers initialize', asyn
     temp.cleanup();
   }
 });
+
+// ---------------------------------------------------------------- 13. no string of everything
+
+test('13: two sessions whose requests together pass V8\'s string limit: sessions and first still answer', { timeout: 60_000 }, () => {
+  const data = userData({});
+  try {
+    // 2 x 260 MiB of request text: more than the 2^29 - 24 characters of V8's longest string.
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    for (const name of ['a', 'b']) {
+      const fd = fs.openSync(path.join(data.chats, `${name}.json`), 'w');
+      fs.writeSync(fd, `{"version":3,"sessionId":"big-${name}","creationDate":1000,"requests":[{"requestId":"r","timestamp":2000,"message":{"text":"`);
+      for (let i = 0; i < 260; i++) {
+        fs.writeSync(fd, chunk);
+      }
+      fs.writeSync(fd, '","parts":[]}}]}');
+      fs.closeSync(fd);
+    }
+    const listed = cli(['sessions', '--storage', data.dir, '--json'], { timeout: 40_000 });
+    assert.equal(listed.status, 0, listed.stderr.slice(0, 500));
+    assert.deepEqual((JSON.parse(listed.stdout) as { dialogs: { requestsCount: number }[] }).dialogs.map((d) => d.requestsCount), [1, 1]);
+    const first = cli(['first', '--storage', data.dir, '--json'], { timeout: 40_000 });
+    assert.equal(first.status, 0, first.stderr.slice(0, 500));
+    assert.equal((JSON.parse(first.stdout) as { success: boolean }).success, true);
+  } finally {
+    data.cleanup();
+  }
+});

@@ -34,6 +34,7 @@ mod mutation;
 mod record;
 mod scan;
 mod store;
+mod summary;
 mod surrogates;
 mod time;
 mod transcript;
@@ -42,6 +43,7 @@ pub use agents::copilot_cli::workspace_yaml_cwd;
 pub use agents::folder_key;
 pub use model::*;
 pub use store::{ApplyOutcome, FileMeta, ReadPlan, SessionStore, StoredDialog};
+pub use summary::DialogSummary;
 
 use serde::Serialize;
 
