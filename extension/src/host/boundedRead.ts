@@ -175,7 +175,7 @@ export async function readBoundedAsync(file: string, options: BoundedReadOptions
 /** The caps of the files the hosts read (docs/security.md lists them). */
 export const READ_CAPS = {
   /** `.vscode/settings.json` of a workspace, read by the CLI and MCP server. */
-  settings: 1024 * 1024,
+  settings: 16 * 1024 * 1024,
   /** A storage folder's `workspace.json`. */
   workspaceJson: 64 * 1024,
   /** A lock file (`flags.json.lock`, `memory.lock`): a pid, a host name and a token. */
