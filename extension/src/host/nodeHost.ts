@@ -33,6 +33,23 @@ export interface NodeHostOptions {
   beforeRename?: (tempPath: string, target: string) => void;
 }
 
+/**
+ * The names of the state areas (flags, memory notes: files the Secretary itself creates) in one
+ * Unicode spelling, NFC: `한` written composed or as its three jamo is one note, not two that look
+ * alike (and collide on macOS; issue 27). A file written before, in another spelling, is still read
+ * by its own name until it is written again.
+ */
+function oneSpelling(area: AreaName, root: string, segments: string[], forWrite: boolean): string[] {
+  if (area !== 'globalState' && area !== 'workspaceState') {
+    return segments;
+  }
+  const nfc = segments.map((segment) => segment.normalize('NFC'));
+  if (forWrite || nfc.every((segment, i) => segment === segments[i])) {
+    return nfc;
+  }
+  return fs.existsSync(path.join(root, ...nfc)) || !fs.existsSync(path.join(root, ...segments)) ? nfc : segments;
+}
+
 /** Folders a recursive `list` never enters. */
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 const MAX_DEPTH = 24;
@@ -265,7 +282,7 @@ export class NodeHost implements HostBridge {
     if (!root) {
       throw new HostError('SECRETARY_NO_AREA', `No folder for ${describeArea(area)} in this host`);
     }
-    const segments = checkRelative(rel, allowRoot);
+    const segments = oneSpelling(area, root, checkRelative(rel, allowRoot), forWrite);
     if (forWrite) {
       fs.mkdirSync(root, { recursive: true });
     }

@@ -523,3 +523,24 @@ test('13: two sessions whose requests together pass V8\'s string limit: sessions
     data.cleanup();
   }
 });
+
+// ---------------------------------------------------------------- 11. one spelling per name
+
+test('11: a memory name written composed (NFC) or decomposed (NFD) is one note', () => {
+  const state = tempDir();
+  try {
+    const memory = (args: unknown) => {
+      const run = cli(['call', 'memory', JSON.stringify(args), '--state-dir', state.dir, '--storage', SAMPLES]);
+      return JSON.parse(run.stdout) as { success: boolean; notes?: { path: string }[]; content?: string };
+    };
+    const name = '메모 한글 Straße';
+    assert.notEqual(name.normalize('NFD'), name);
+    assert.equal(memory({ command: 'save', path: name, content: 'one' }).success, true);
+    assert.equal(memory({ command: 'save', path: name.normalize('NFD'), content: 'two' }).success, true);
+    const listed = memory({ command: 'list' });
+    assert.deepEqual(listed.notes?.map((n) => n.path), [`${name}.md`]);
+    assert.equal(memory({ command: 'read', path: name.normalize('NFD') }).content, 'two');
+  } finally {
+    state.cleanup();
+  }
+});
