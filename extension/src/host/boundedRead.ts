@@ -109,14 +109,24 @@ export function readBounded(file: string, options: BoundedReadOptions): Buffer {
   const fd = open(file, options);
   try {
     const expected = check(fs.fstatSync(fd), options, name);
+    if (options.statSizeOnly) {
+      // One buffer of the promised size, filled in place: no chunks to join (a 100 MB session).
+      const buffer = Buffer.allocUnsafe(expected);
+      let filled = 0;
+      while (filled < expected) {
+        const read = fs.readSync(fd, buffer, filled, expected - filled, (options.offset ?? 0) + filled);
+        if (read === 0) {
+          break;
+        }
+        filled += read;
+      }
+      return buffer.subarray(0, filled);
+    }
     const chunks: Buffer[] = [];
     let total = 0;
     let position = options.offset ?? 0;
     for (;;) {
-      const room = options.statSizeOnly ? expected - total : options.maxBytes + 1 - total;
-      if (room <= 0) {
-        break;
-      }
+      const room = options.maxBytes + 1 - total;
       const chunk = Buffer.allocUnsafe(chunkSize(expected, total, room));
       const read = fs.readSync(fd, chunk, 0, chunk.length, position);
       if (read === 0) {
@@ -146,14 +156,23 @@ export async function readBoundedAsync(file: string, options: BoundedReadOptions
   }
   try {
     const expected = check(await handle.stat(), options, name);
+    if (options.statSizeOnly) {
+      const buffer = Buffer.allocUnsafe(expected);
+      let filled = 0;
+      while (filled < expected) {
+        const { bytesRead } = await handle.read(buffer, filled, expected - filled, (options.offset ?? 0) + filled);
+        if (bytesRead === 0) {
+          break;
+        }
+        filled += bytesRead;
+      }
+      return buffer.subarray(0, filled);
+    }
     const chunks: Buffer[] = [];
     let total = 0;
     let position = options.offset ?? 0;
     for (;;) {
-      const room = options.statSizeOnly ? expected - total : options.maxBytes + 1 - total;
-      if (room <= 0) {
-        break;
-      }
+      const room = options.maxBytes + 1 - total;
       const chunk = Buffer.allocUnsafe(chunkSize(expected, total, room));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
       if (bytesRead === 0) {
