@@ -3,6 +3,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { WasmCore } from './core/wasm';
+import { readBoundedAsync } from './host/boundedRead';
 import { vscodeHost } from './host/vscodeHost';
 import {
   canonicalKey,
@@ -240,7 +241,7 @@ function buildScope(
   return {
     workspace: storages()[0].workspace,
     scope: {
-      files: () => [...storages().flatMap(sessionsOfWorkspace), ...extras()],
+      files: () => [...storages().flatMap((storage) => sessionsOfWorkspace(storage)), ...extras()],
       watchDirs: () => [
         path.dirname(workspaceStorageDir),
         ...storages().flatMap((storage) => [storage.dir, ...sessionDirs(storage.dir)]),
@@ -289,7 +290,7 @@ function registerCommands(
         return;
       }
       try {
-        const bytes = await fs.promises.readFile(node.entry.path);
+        const bytes = await readBoundedAsync(node.entry.path, { maxBytes: core.run((_h, m) => m.maxSessionBytes()) });
         const details = JSON.parse(
           core.run((_h, m) => m.responseDetails(path.basename(node.entry.path), bytes, node.request.index)),
         ) as { markdown: string };

@@ -31,6 +31,55 @@ pub struct Status {
     pub untracked: Vec<Change>,
 }
 
+/// The most files an answer lists, all groups together: 100,000 untracked files made a 17 MB
+/// answer (issue 27). The rest is counted ("and N more").
+pub const MAX_LISTED_FILES: usize = 1_000;
+/// The most bytes of paths an answer lists, all groups together.
+pub const MAX_LISTED_BYTES: usize = 256 * 1024;
+
+/// How many files of each group (staged, unstaged, untracked) an answer leaves out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Omitted {
+    pub staged: usize,
+    pub unstaged: usize,
+    pub untracked: usize,
+}
+
+/// Keeps the groups `filter` shows (emptying the others) and cuts them to [`MAX_LISTED_FILES`] files
+/// and [`MAX_LISTED_BYTES`] bytes of paths in all, in order; returns how many each group lost.
+pub fn cap(status: &mut Status, filter: Filter) -> Omitted {
+    let mut files = 0;
+    let mut bytes = 0;
+    let mut cut = |group: &mut Vec<Change>, which: Filter| -> usize {
+        if !(filter == Filter::All || filter == which) {
+            group.clear();
+            return 0;
+        }
+        let keep = group
+            .iter()
+            .take_while(|change| {
+                let size = change.path.len() + change.from.as_ref().map_or(0, String::len);
+                if files < MAX_LISTED_FILES && bytes + size <= MAX_LISTED_BYTES {
+                    files += 1;
+                    bytes += size;
+                    true
+                } else {
+                    files = MAX_LISTED_FILES;
+                    false
+                }
+            })
+            .count();
+        let lost = group.len() - keep;
+        group.truncate(keep);
+        lost
+    };
+    Omitted {
+        staged: cut(&mut status.staged, Filter::Staged),
+        unstaged: cut(&mut status.unstaged, Filter::Unstaged),
+        untracked: cut(&mut status.untracked, Filter::Untracked),
+    }
+}
+
 /// Which groups to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Filter {
@@ -116,14 +165,34 @@ pub fn parse(porcelain: &[u8]) -> Status {
 /// The groups as text: "Staged files:", "Unstaged changes:", "Untracked files:" with one
 /// `- <status>: <path>` line per file, or "No changed files found.".
 pub fn format(status: &Status, filter: Filter) -> String {
+    format_cut(status, filter, Omitted::default())
+}
+
+/// [`format`] of groups cut by [`cap`]: each cut group ends with "- ... and N more".
+pub fn format_cut(status: &Status, filter: Filter, omitted: Omitted) -> String {
     let groups = [
-        ("Staged files", &status.staged, Filter::Staged),
-        ("Unstaged changes", &status.unstaged, Filter::Unstaged),
-        ("Untracked files", &status.untracked, Filter::Untracked),
+        (
+            "Staged files",
+            &status.staged,
+            Filter::Staged,
+            omitted.staged,
+        ),
+        (
+            "Unstaged changes",
+            &status.unstaged,
+            Filter::Unstaged,
+            omitted.unstaged,
+        ),
+        (
+            "Untracked files",
+            &status.untracked,
+            Filter::Untracked,
+            omitted.untracked,
+        ),
     ];
     let mut out = String::new();
-    for (title, changes, which) in groups {
-        if changes.is_empty() || !(filter == Filter::All || filter == which) {
+    for (title, changes, which, more) in groups {
+        if (changes.is_empty() && more == 0) || !(filter == Filter::All || filter == which) {
             continue;
         }
         if !out.is_empty() {
@@ -139,6 +208,9 @@ pub fn format(status: &Status, filter: Filter) -> String {
                 )),
                 None => out.push_str(&format!("- {}: {}\n", change.status, change.path)),
             }
+        }
+        if more > 0 {
+            out.push_str(&format!("- ... and {more} more\n"));
         }
     }
     if out.is_empty() {
@@ -278,7 +350,8 @@ pub fn changed_files(
             kind,
         }
     })?;
-    let status = parse(&porcelain);
+    let mut status = parse(&porcelain);
+    let omitted = cap(&mut status, filter);
     let keep = |group: &Vec<Change>, which: Filter| {
         if filter == Filter::All || filter == which {
             serde_json::to_value(group).unwrap_or(Value::Null)
@@ -288,8 +361,16 @@ pub fn changed_files(
     };
     let mut out = json!({
         "repositoryPath": if repo.is_empty() { ".".to_string() } else { repo },
-        "text": format(&status, filter),
+        "text": format_cut(&status, filter, omitted),
     });
+    if omitted != Omitted::default() {
+        // The answer is cut (see `MAX_LISTED_FILES`): how many files each group did not list.
+        out["omitted"] = json!({
+            "staged": omitted.staged,
+            "unstaged": omitted.unstaged,
+            "untracked": omitted.untracked,
+        });
+    }
     for (name, group, which) in [
         ("staged", &status.staged, Filter::Staged),
         ("unstaged", &status.unstaged, Filter::Unstaged),

@@ -390,12 +390,14 @@ fn bad_middle_lines_are_skipped_without_losing_requests() {
         lines(&[json!({"kind": 2, "k": ["requests"], "v": [req("r3", "three", 3000)]})]).as_bytes(),
     );
     let d = parse("x.jsonl", &bytes).unwrap();
-    assert_eq!(texts(&d), ["one", "two", "three"]);
+    // The broken push keeps its place (issue 27): "two" stays request 3, "three" request 4.
+    assert_eq!(texts(&d), ["one", "", "two", "three"]);
     let diags = d.diagnostics.join("\n");
     assert!(diags.contains("line 2 skipped"), "{diags}");
+    assert!(diags.contains("request 2 could not be read"), "{diags}");
     assert!(diags.contains("line 4 skipped: not valid UTF-8"), "{diags}");
     assert!(
-        diags.contains("line 5 skipped: goes into request 10 but there are only 2"),
+        diags.contains("line 5 skipped: goes into request 10 but there are only 3"),
         "{diags}"
     );
     assert!(

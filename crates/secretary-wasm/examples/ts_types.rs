@@ -5,7 +5,7 @@
 //! `cargo run -p secretary-wasm --features ts --example ts_types -- <folder>`
 
 use secretary_core::prompts::PromptOutput;
-use secretary_core::session::{ApplyOutcome, ReadPlan, StoredDialog};
+use secretary_core::session::{ApplyOutcome, DialogSummary, ReadPlan, StoredDialog};
 use secretary_wasm::listing::{ClientToolEntry, PromptListing, ToolListing};
 use ts_rs::{Config, TS};
 
@@ -21,6 +21,7 @@ fn main() {
         ReadPlan::export_all(&config),
         ApplyOutcome::export_all(&config),
         StoredDialog::export_all(&config),
+        DialogSummary::export_all(&config),
         PromptOutput::export_all(&config),
         ToolListing::export_all(&config),
         PromptListing::export_all(&config),

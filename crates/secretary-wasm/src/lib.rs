@@ -314,6 +314,32 @@ impl Secretary {
         serde_json::to_string(&entries).unwrap_or_else(|_| "[]".into())
     }
 
+    /// [`Secretary::recent_dialogs`] without the requests (`DialogSummary[]`): a listing whose size
+    /// does not grow with the dialogs' text (every dialog as one string can exceed what V8 holds).
+    #[wasm_bindgen(js_name = dialogSummaries)]
+    pub fn dialog_summaries(&self, workspace: Option<String>) -> String {
+        let summaries: Vec<_> = self
+            .store
+            .recent(workspace.as_deref())
+            .into_iter()
+            .map(session::DialogSummary::of)
+            .collect();
+        serde_json::to_string(&summaries).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// The workspaces the served dialogs belong to, each once, as a JSON array of strings.
+    #[wasm_bindgen(js_name = dialogWorkspaces)]
+    pub fn dialog_workspaces(&self) -> String {
+        let mut keys: Vec<&str> = self
+            .store
+            .entries()
+            .filter_map(|entry| entry.workspace.as_deref())
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        serde_json::to_string(&keys).unwrap_or_else(|_| "[]".into())
+    }
+
     /// The dialogs of `workspace` (every workspace when absent), most recently active first, in
     /// the core's order (`SessionStore::recent`), as JSON text.
     #[wasm_bindgen(js_name = recentDialogs)]

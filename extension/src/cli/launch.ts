@@ -70,7 +70,14 @@ function loadWithCodeCache(node: NodeModule, file: string): CliMain {
   } catch {
     cached = undefined;
   }
-  const script = new vm.Script(node.wrap(source), { filename: file, cachedData: cached });
+  // Node's own loader for `import()` (Node >= 20.12; without it a dynamic import in the bundle fails
+  // with "A dynamic import callback was not specified").
+  const importModuleDynamically = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } }).constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const script = new vm.Script(node.wrap(source), {
+    filename: file,
+    cachedData: cached,
+    ...(importModuleDynamically ? { importModuleDynamically: importModuleDynamically as unknown as vm.ScriptOptions['importModuleDynamically'] } : {}),
+  });
   const dir = path.dirname(file);
   const mod = new node(file, module);
   mod.filename = file;

@@ -1,8 +1,10 @@
-import * as fs from 'fs';
 import * as path from 'path';
+import * as readline from 'readline';
 import { parseArgs } from 'util';
 
+import type { DialogSummary } from '../core/generated/DialogSummary';
 import { WasmCore } from '../core/wasm';
+import { READ_CAPS, readBounded } from '../host/boundedRead';
 import { bundledDocsDir } from '../host/roots';
 import { standaloneHost } from '../host/standalone';
 import { stderrLogger, type Logger } from '../log';
@@ -10,7 +12,7 @@ import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
 import { formatDialog, formatToolResult } from './format';
-import { readRegularFile } from './readFile';
+import { exitQuietlyWhenOutputCloses } from './output';
 
 const USAGE = `secretary — Copilot Chat Secretary on the command line
 
@@ -116,10 +118,15 @@ export async function main(argv: string[]): Promise<number> {
       workspaceFolder: path.resolve(values.workspace ?? process.cwd()),
       stateDir: values['state-dir'],
       bundledDocs: bundledDocsDir(path.resolve(__dirname, '..')),
+      onSettingsRefused: (why) => log.warn(`workspace settings not read: ${why}`),
     }),
   );
   core.setIncludeExamples(/^(1|true|yes)$/i.test(process.env.MCP_INCLUDE_EXAMPLE_TOOLS ?? ''));
   const [command, ...rest] = positionals;
+  if (command !== 'mcp') {
+    // `mcp` ends on its own when its client goes (it answers the calls already read first).
+    exitQuietlyWhenOutputCloses();
+  }
   const json = Boolean(values.json);
   try {
     switch (command) {
@@ -226,7 +233,7 @@ function show(core: WasmCore, rest: string[], json: boolean, source: string | un
   }
   let bytes: Buffer;
   try {
-    bytes = readRegularFile(file, core.run((_h, m) => m.maxSessionBytes()));
+    bytes = readBounded(file, { maxBytes: core.run((_h, m) => m.maxSessionBytes()) });
   } catch (err) {
     const error = err as NodeJS.ErrnoException;
     process.stderr.write(`secretary: cannot read ${file}: ${error.code ?? error.message ?? String(err)}\n`);
@@ -243,40 +250,19 @@ function show(core: WasmCore, rest: string[], json: boolean, source: string | un
 
 async function sessions(core: WasmCore, log: Logger, options: CommonOptions, json: boolean): Promise<number> {
   const service = await openService(core, log, { ...options, all: true });
-  const dialogs = service.getDialogs();
+  // Summaries, not dialogs: every dialog's text as one string can be more than V8 holds (issue 27).
+  const dialogs = JSON.parse(core.run((h) => h.dialogSummaries(undefined))) as DialogSummary[];
   const failures = [...service.sync.failures].map(([file, error]) => ({ path: file, error }));
   if (json) {
-    print(
-      JSON.stringify(
-        {
-          dialogs: dialogs.map(({ path: file, workspace, dialog, available }) => ({
-            sessionId: dialog.sessionId,
-            title: dialog.title,
-            path: file,
-            workspace: workspace ?? null,
-            format: dialog.format,
-            source: dialog.source,
-            folder: dialog.folder ?? null,
-            requestsCount: dialog.requests.length,
-            creationDate: dialog.creationDate ?? null,
-            lastActivity: dialog.lastActivity ?? null,
-            status: dialog.status,
-            available,
-          })),
-          unreadable: failures,
-        },
-        null,
-        2,
-      ),
-    );
+    print(JSON.stringify({ dialogs, unreadable: failures }, null, 2));
   } else {
     if (dialogs.length === 0) {
       print('No chat sessions found.');
     }
-    for (const { dialog, path: file } of dialogs) {
+    for (const dialog of dialogs) {
       const when = dialog.lastActivity ? new Date(dialog.lastActivity).toISOString() : 'unknown time';
-      print(`${dialog.sessionId}  ${String(dialog.requests.length).padStart(3)} requests  ${when}  ${dialog.title}`);
-      print(`    ${file}`);
+      print(`${dialog.sessionId}  ${String(dialog.requestsCount).padStart(3)} requests  ${when}  ${dialog.title}`);
+      print(`    ${dialog.path}`);
     }
     for (const failure of failures) {
       print(`unreadable: ${failure.path}: ${failure.error}`);
@@ -324,9 +310,9 @@ async function findTools(
   }
   let text: string;
   try {
-    text = fs.readFileSync(catalogFile, 'utf8');
+    text = readBounded(catalogFile, { maxBytes: READ_CAPS.catalog }).toString('utf8');
   } catch (err) {
-    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
+    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err))}`, { cause: err });
   }
   const limit = limitArg(limitText).limit ?? 10;
   if (limit < 1) {
@@ -335,7 +321,6 @@ async function findTools(
   const index = core.run((_h, m) => new m.ToolIndex(text, semantic));
   try {
     if (stdin) {
-      const readline = await import('readline');
       const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
       for await (const line of lines) {
         const q = line.trim();
@@ -373,8 +358,9 @@ function limitArg(limit: string | undefined): { limit?: number } {
   if (limit === undefined) {
     return {};
   }
-  const value = Number(limit);
-  if (!Number.isInteger(value)) {
+  // `Number('')` is 0: an empty or spaced value is a usage error, not a limit of 0.
+  const value = /^\s*[-+]?\d+\s*$/.test(limit) ? Number(limit) : NaN;
+  if (!Number.isSafeInteger(value)) {
     throw new UsageError(`--limit takes a whole number, got ${limit}`);
   }
   return { limit: value };

@@ -99,6 +99,15 @@ export interface CopilotLsClientOptions {
   version: string;
   tools: ClientTools;
   log: Logger;
+  /** How long the handshake may take (default `startTimeoutMs()`). */
+  startTimeoutMs?: number;
+}
+
+/** How long a server has to answer the handshake: `SECRETARY_COPILOT_LS_START_MS`, else 60 s (the
+ * real server starts in a few seconds; one that never answers `initialize` must not hold us forever). */
+export function startTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.SECRETARY_COPILOT_LS_START_MS);
+  return Number.isFinite(value) && value > 0 ? value : 60_000;
 }
 
 /**
@@ -162,7 +171,17 @@ export class CopilotLsClient {
     connection.listen();
     // A server that dies before answering must not leave the handshake waiting forever.
     const died = this.exitCode.then((code) => Promise.reject(new Error(`the Copilot language server exited (code ${code}) during start-up`)));
-    await Promise.race([this.handshake(connection), died]);
+    // Nor may one that never answers (issue 27).
+    const limit = this.options.startTimeoutMs ?? startTimeoutMs();
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`the Copilot language server did not complete the start-up handshake within ${limit} ms`)), limit);
+    });
+    try {
+      await Promise.race([this.handshake(connection), died, silent]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

@@ -56,6 +56,10 @@ export interface SecretaryHandle {
   dialogs(): string;
   /** The dialogs of `workspace` (all when `undefined`), newest first, ties by session id: the core's one order. */
   recentDialogs(workspace: string | undefined): string;
+  /** `recentDialogs` without the requests: `DialogSummary[]` (a size that does not grow with the text). */
+  dialogSummaries(workspace: string | undefined): string;
+  /** The workspaces of the served dialogs, each once: a JSON array of strings. */
+  dialogWorkspaces(): string;
   dialog(sessionId: string): string;
   currentDialog(workspace: string | undefined): string;
   /** Serve only these sources' dialogs (`[]`: every source). */

@@ -4,6 +4,7 @@
  * in the same `git status --porcelain=v1 -z` format, so the core reads one format from every host.
  */
 import { execFileSync } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 
 /** The arguments of the one git command hosts run. Submodules' work trees are not inspected
@@ -27,7 +28,7 @@ export const GIT_SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.untrac
 export function gitStatusCli(dir: string, timeoutMs = 10_000): Uint8Array {
   const env = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
   try {
-    const config = [...GIT_SAFE_CONFIG, ...safeFilterConfig(dir, env, timeoutMs)];
+    const config = [...GIT_SAFE_CONFIG, ...pinnedWorktree(dir), ...safeFilterConfig(dir, env, timeoutMs)];
     return execFileSync('git', [...config, '-C', dir, ...GIT_STATUS_ARGS], {
       encoding: 'buffer',
       timeout: timeoutMs,
@@ -46,6 +47,25 @@ export function gitStatusCli(dir: string, timeoutMs = 10_000): Uint8Array {
     }
     const stderr = e.stderr ? e.stderr.toString('utf8').trim() : '';
     throw new Error(stderr || e.message, { cause: err });
+  }
+}
+
+/**
+ * `--work-tree=<folder>` pinned to the folder git finds the repository in (the nearest of `dir` and
+ * its parents holding a `.git` folder or file): a repository's `.git/config` could otherwise set
+ * `core.worktree=/etc` (or `/`) and `status` would list that folder's files, outside the workspace
+ * (issue 27). (`-c core.worktree=` does not outrank the repository's own: git reads it while it finds
+ * the repository; `--work-tree` does.) Nothing when no `.git` is found (git then says it is not a
+ * repository).
+ */
+export function pinnedWorktree(dir: string): string[] {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (fs.existsSync(path.join(at, '.git'))) {
+      return [`--work-tree=${at}`];
+    }
+    if (path.dirname(at) === at) {
+      return [];
+    }
   }
 }
 

@@ -3,6 +3,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
+import { kindOf, READ_CAPS, readBounded } from './boundedRead';
+
 /**
  * Lock files for the core's read-modify-writes (`Host::lock`): flags and memory live in state folders
  * that several processes share (VS Code windows, CLI runs, MCP servers), and a change read before
@@ -19,6 +21,9 @@ import * as path from 'path';
 export const LOCK_WAIT_MS = 10_000;
 /** A lock older than this is taken to be left behind by a crash. */
 export const STALE_LOCK_MS = 30_000;
+/** A lock file without a holder (empty or cut: its write failed, say on a full disk) older than this
+ * is left behind too: a holder writes its line right after creating the file. */
+export const EMPTY_LOCK_MS = 2_000;
 
 interface Holder {
   pid?: number;
@@ -50,7 +55,7 @@ export class LockFiles {
     const deadline = Date.now() + this.waitMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        fs.writeFileSync(lockPath, body, { flag: 'wx' });
+        createLock(lockPath, body);
         this.held.set(lockPath, token);
         return;
       } catch (err) {
@@ -86,9 +91,33 @@ export class LockFiles {
   }
 }
 
+/**
+ * Creates the lock file with `O_EXCL` and writes its holder. When the write fails (`ENOSPC` on a full
+ * disk), the file just created is removed again: an empty lock file would hold every other process
+ * off until it went stale.
+ */
+function createLock(lockPath: string, body: string): void {
+  const fd = fs.openSync(lockPath, 'wx');
+  try {
+    fs.writeSync(fd, body);
+  } catch (err) {
+    fs.closeSync(fd);
+    try {
+      fs.unlinkSync(lockPath);
+    } catch {
+      // Removed meanwhile.
+    }
+    throw err;
+  }
+  fs.closeSync(fd);
+}
+
+/** The holder a lock file names; `undefined` when it names none (empty, cut, not JSON). A lock file is
+ * never a link and never large: read as such (a FIFO or a link to `/dev/zero` cannot block it). */
 function readHolder(lockPath: string): Holder | undefined {
   try {
-    return JSON.parse(fs.readFileSync(lockPath, 'utf8')) as Holder;
+    const holder = JSON.parse(readBounded(lockPath, { maxBytes: READ_CAPS.lockFile, noFollow: true }).toString('utf8')) as unknown;
+    return holder !== null && typeof holder === 'object' ? (holder as Holder) : undefined;
   } catch {
     return undefined;
   }
@@ -103,13 +132,20 @@ type Judged = { ino: number; mtimeMs: number; token?: string } | 'gone' | undefi
 function judge(lockPath: string): Judged {
   let stat: fs.Stats;
   try {
-    stat = fs.statSync(lockPath);
+    stat = fs.lstatSync(lockPath);
   } catch {
     return 'gone';
   }
+  if (!stat.isFile()) {
+    // A FIFO, a link or a folder where the lock goes: no process of ours made it, and waiting would
+    // not change it (reading a FIFO would block the process for good).
+    throw new Error(`${lockPath} is not a lock file (${stat.isSymbolicLink() ? 'a symbolic link' : kindOf(stat)}); remove it to make changes here`);
+  }
   const holder = readHolder(lockPath);
   const dead = holder?.host === os.hostname() && typeof holder.pid === 'number' && !isAlive(holder.pid);
-  if (!dead && Date.now() - stat.mtimeMs < STALE_LOCK_MS) {
+  const age = Date.now() - stat.mtimeMs;
+  const orphan = typeof holder?.token !== 'string' && age >= EMPTY_LOCK_MS;
+  if (!dead && !orphan && age < STALE_LOCK_MS) {
     return undefined;
   }
   return { ino: stat.ino, mtimeMs: stat.mtimeMs, token: holder?.token };

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { writeFileAtomic } from './atomicWrite';
+import { readBounded } from './boundedRead';
 import { HostError, type AreaName, type HostBridge } from './bridge';
 import { gitStatusCli } from './gitStatus';
 import { LockFiles } from './lockFile';
@@ -30,6 +31,23 @@ export interface NodeHostOptions {
   lockWaitMs?: number;
   /** Tests only: called between writing the temporary file and renaming it. */
   beforeRename?: (tempPath: string, target: string) => void;
+}
+
+/**
+ * The names of the state areas (flags, memory notes: files the Secretary itself creates) in one
+ * Unicode spelling, NFC: `한` written composed or as its three jamo is one note, not two that look
+ * alike (and collide on macOS; issue 27). A file written before, in another spelling, is still read
+ * by its own name until it is written again.
+ */
+function oneSpelling(area: AreaName, root: string, segments: string[], forWrite: boolean): string[] {
+  if (area !== 'globalState' && area !== 'workspaceState') {
+    return segments;
+  }
+  const nfc = segments.map((segment) => segment.normalize('NFC'));
+  if (forWrite || nfc.every((segment, i) => segment === segments[i])) {
+    return nfc;
+  }
+  return fs.existsSync(path.join(root, ...nfc)) || !fs.existsSync(path.join(root, ...segments)) ? nfc : segments;
 }
 
 /** Folders a recursive `list` never enters. */
@@ -68,22 +86,15 @@ export class NodeHost implements HostBridge {
     if (target === undefined) {
       return null;
     }
-    let stat: fs.Stats;
     try {
-      stat = fs.statSync(target);
+      // The path is real up to its last part (`resolve`): a link swapped in since is refused.
+      return readBounded(target, { maxBytes: this.maxReadBytes, noFollow: true, name: `${area}/${rel}` });
     } catch (err) {
       if (isMissing(err)) {
         return null;
       }
       throw err;
     }
-    if (!stat.isFile()) {
-      throw new Error(`${area}/${rel} is not a file`);
-    }
-    if (stat.size > this.maxReadBytes) {
-      throw new Error(`${area}/${rel} is larger than ${this.maxReadBytes} bytes`);
-    }
-    return fs.readFileSync(target);
   }
 
   writeAtomic(area: AreaName, rel: string, bytes: Uint8Array): void {
@@ -271,7 +282,7 @@ export class NodeHost implements HostBridge {
     if (!root) {
       throw new HostError('SECRETARY_NO_AREA', `No folder for ${describeArea(area)} in this host`);
     }
-    const segments = checkRelative(rel, allowRoot);
+    const segments = oneSpelling(area, root, checkRelative(rel, allowRoot), forWrite);
     if (forWrite) {
       fs.mkdirSync(root, { recursive: true });
     }

@@ -1,18 +1,23 @@
 // A VS Code settings file (JSONC: comments and trailing commas) read outside VS Code, with
 // Microsoft's own scanner and parser (`jsonc-parser`, the one VS Code uses).
-import * as fs from 'fs';
-
 import { parseTree, type Node, type ParseError } from 'jsonc-parser';
+
+import { READ_CAPS, readBounded } from './boundedRead';
 
 /**
  * A VS Code settings file as an object: `{}` when it is missing, unreadable, not JSONC, has any
- * syntax error, or holds something other than an object. A workspace's file is hostile input.
+ * syntax error, or holds something other than an object. A workspace's file is hostile input: a
+ * link to `/dev/zero` or `/dev/stdin`, a FIFO or a file over `READ_CAPS.settings` is refused at once
+ * (`onRefused` says why), never read without end.
  */
-export function readSettings(file: string): Record<string, unknown> {
+export function readSettings(file: string, onRefused?: (why: string) => void): Record<string, unknown> {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
+    text = readBounded(file, { maxBytes: READ_CAPS.settings }).toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      onRefused?.(err instanceof Error ? err.message : String(err));
+    }
     return {};
   }
   return parseSettings(text);

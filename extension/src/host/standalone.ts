@@ -18,11 +18,13 @@ export function standaloneHost(options: {
   stateDir?: string;
   env?: NodeJS.ProcessEnv;
   bundledDocs?: string;
+  /** Told why the workspace's settings file was refused (a link to a device, a FIFO, too large). */
+  onSettingsRefused?: (why: string) => void;
 }): NodeHost {
   const env = options.env ?? process.env;
   const stateDir = options.stateDir ? path.resolve(options.stateDir) : defaultStateDir(env);
   const roots = stateRoots(stateDir, options.workspaceFolder);
-  const fromWorkspace = options.workspaceFolder ? readSettings(path.join(options.workspaceFolder, '.vscode', 'settings.json')) : {};
+  const fromWorkspace = options.workspaceFolder ? readSettings(path.join(options.workspaceFolder, '.vscode', 'settings.json'), options.onSettingsRefused) : {};
   for (const key of USER_ONLY_SETTINGS) {
     delete fromWorkspace[key];
   }

@@ -3,9 +3,11 @@ import { Transform, type TransformCallback } from 'stream';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
   InitializeRequestSchema,
   JSONRPCMessageSchema,
   JSONRPCRequestSchema,
+  ListPromptsRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
   SetLevelRequestSchema,
@@ -36,6 +38,9 @@ const REQUEST_SCHEMAS: ReadonlyMap<string, { safeParse(value: unknown): { succes
   ['ping', PingRequestSchema],
   ['tools/list', ListToolsRequestSchema],
   ['tools/call', CallToolRequestSchema],
+  // A prompt's arguments are strings: `{"limit": 5}` is a client's mistake (-32602), not ours (-32603).
+  ['prompts/list', ListPromptsRequestSchema],
+  ['prompts/get', GetPromptRequestSchema],
   ['logging/setLevel', SetLevelRequestSchema],
 ]);
 

@@ -14,8 +14,9 @@ import { agentCallOf } from './caller';
 import { folderKey } from '../sessions/discovery';
 import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 
-/** How long a closing server waits for running calls to answer. */
-const DRAIN_TIMEOUT_MS = 5_000;
+/** How long a closing server waits for running calls to answer: as long as the slowest call may
+ * take (a library-docs call waits for Context7 up to its 120 s timeout; issue 27), then it ends. */
+const DRAIN_TIMEOUT_MS = 130_000;
 /** After SIGINT/SIGTERM, how long the process may take to end on its own before it is ended. */
 const SIGNAL_EXIT_MS = 500;
 /** When the first scan starts if no client asked for `tools/list` before. */
@@ -139,6 +140,10 @@ export async function runMcpServer(
       process.off('unhandledRejection', onRejection);
       process.off('uncaughtException', onException);
       resolve(code);
+      if (drain && io.stdin === process.stdin) {
+        // Nothing is left to answer: a call still waiting past the drain must not keep the process.
+        setTimeout(() => process.exit(process.exitCode ?? code), SIGNAL_EXIT_MS).unref();
+      }
     };
     // A signal ends the server now, whatever still holds the event loop (an open stdin, a call
     // waiting for the network, the first scan): the client wants it gone, not drained. The exit is

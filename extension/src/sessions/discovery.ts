@@ -3,6 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { fileURLToPath, pathToFileURL } from 'url';
 
+import { READ_CAPS, readBounded } from '../host/boundedRead';
+
 /** One chat session file found on disk, with the workspace it belongs to. */
 export interface SessionFile {
   path: string;
@@ -77,7 +79,8 @@ export function workspaceKey(storageDir: string): string {
     return EMPTY_WINDOW;
   }
   try {
-    const data = JSON.parse(fs.readFileSync(path.join(storageDir, 'workspace.json'), 'utf8')) as {
+    const text = readBounded(path.join(storageDir, 'workspace.json'), { maxBytes: READ_CAPS.workspaceJson }).toString('utf8');
+    const data = JSON.parse(text) as {
       folder?: unknown;
       workspace?: unknown;
       configuration?: unknown;
@@ -118,13 +121,17 @@ export function canonicalKey(key: string): string {
   }
 }
 
+/** Folders that exist but cannot be listed (permissions, I/O errors), with why: hosts show them
+ * with the unreadable files instead of skipping them silently. */
+export type FolderProblems = Map<string, string>;
+
 /** Session files of one workspace's storage folder: `chatSessions/` and Copilot transcripts. */
-export function sessionsOfWorkspace(storage: WorkspaceStorage): SessionFile[] {
+export function sessionsOfWorkspace(storage: WorkspaceStorage, problems?: FolderProblems): SessionFile[] {
   const found: SessionFile[] = [];
-  for (const file of listSessionFiles(path.join(storage.dir, 'chatSessions'))) {
+  for (const file of listSessionFiles(path.join(storage.dir, 'chatSessions'), problems)) {
     found.push({ path: file, workspace: storage.workspace, kind: 'native' });
   }
-  for (const file of listSessionFiles(path.join(storage.dir, 'GitHub.copilot-chat', 'transcripts'))) {
+  for (const file of listSessionFiles(path.join(storage.dir, 'GitHub.copilot-chat', 'transcripts'), problems)) {
     found.push({ path: file, workspace: storage.workspace, kind: 'transcript' });
   }
   return found;
@@ -172,15 +179,15 @@ export function workspaceTwins(storageDir: string, keys = new Map<string, string
 }
 
 /** Every chat session file under a `User` folder: all workspaces, empty windows, transferred. */
-export function sessionsOfUser(user: string): SessionFile[] {
+export function sessionsOfUser(user: string, problems?: FolderProblems): SessionFile[] {
   const found: SessionFile[] = [];
   for (const storage of workspaceStorages(user)) {
-    found.push(...sessionsOfWorkspace(storage));
+    found.push(...sessionsOfWorkspace(storage, problems));
   }
-  for (const file of listSessionFiles(path.join(user, 'globalStorage', 'emptyWindowChatSessions'))) {
+  for (const file of listSessionFiles(path.join(user, 'globalStorage', 'emptyWindowChatSessions'), problems)) {
     found.push({ path: file, workspace: EMPTY_WINDOW, kind: 'native' });
   }
-  for (const file of listSessionFiles(path.join(user, 'globalStorage', 'transferredChatSessions'))) {
+  for (const file of listSessionFiles(path.join(user, 'globalStorage', 'transferredChatSessions'), problems)) {
     found.push({ path: file, workspace: EMPTY_WINDOW, kind: 'transferred' });
   }
   return found;
@@ -190,27 +197,32 @@ export function sessionsOfUser(user: string): SessionFile[] {
  * Session files under any folder a person names: a user-data or `User` folder, a
  * `workspaceStorage/<id>` folder, a `chatSessions` folder, or a folder of exported chats.
  */
-export function sessionsUnder(root: string): SessionFile[] {
+export function sessionsUnder(root: string, problems?: FolderProblems): SessionFile[] {
   const abs = path.resolve(root);
   const user = userDir(abs);
   if (user) {
-    return sessionsOfUser(user);
+    return sessionsOfUser(user, problems);
   }
   if (path.basename(abs) === 'workspaceStorage') {
-    return workspaceStorages(path.dirname(abs)).flatMap(sessionsOfWorkspace);
+    return workspaceStorages(path.dirname(abs)).flatMap((storage) => sessionsOfWorkspace(storage, problems));
   }
   if (isDir(path.join(abs, 'chatSessions')) || fs.existsSync(path.join(abs, 'workspace.json'))) {
-    return sessionsOfWorkspace({ dir: abs, workspace: workspaceKey(abs) });
+    return sessionsOfWorkspace({ dir: abs, workspace: workspaceKey(abs) }, problems);
   }
-  return listSessionFiles(abs).map((file) => ({ path: file, workspace: abs, kind: 'native' as const }));
+  return listSessionFiles(abs, problems).map((file) => ({ path: file, workspace: abs, kind: 'native' as const }));
 }
 
-/** `.json` and `.jsonl` files of a folder, sorted; none when the folder is missing. */
-export function listSessionFiles(dir: string): string[] {
+/** `.json` and `.jsonl` files of a folder, sorted; none when the folder is missing. A folder that
+ * exists but cannot be listed is noted in `problems` with why. */
+export function listSessionFiles(dir: string, problems?: FolderProblems): string[] {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (problems && code !== 'ENOENT' && code !== 'ENOTDIR') {
+      problems.set(dir, `the folder cannot be listed (${code ?? String(err)}); its chat sessions are not read`);
+    }
     return [];
   }
   // The directory listing tells regular files apart without a stat each (a cold scan of 1,000

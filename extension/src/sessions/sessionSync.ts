@@ -1,9 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import type { WasmCore } from '../core/wasm';
+import { CoreTrapError, type WasmCore } from '../core/wasm';
+import { kindOf, readBounded, readBoundedAsync } from '../host/boundedRead';
 import type { Logger } from '../log';
 import type { SessionFile } from './discovery';
+import { Quarantine, ResetBackoff } from './quarantine';
 
 /** What to read and watch: given by the host (extension scope setting, CLI/MCP flags). */
 export interface SessionScope {
@@ -11,6 +13,8 @@ export interface SessionScope {
   files(): SessionFile[];
   /** Folders whose changes may add, change or remove session files. */
   watchDirs(): string[];
+  /** Folders of the scope that exist but could not be listed at the last `files()`, with why. */
+  unreadableDirs?(): ReadonlyMap<string, string>;
 }
 
 export interface SyncReport {
@@ -43,6 +47,15 @@ export class SessionSync {
   /** Something changed that a path alone cannot say (a new folder, a new file, an event without a
    * name, a watcher error): the next `freshen` lists the whole scope. */
   private needsFullSync = true;
+  /** Files whose reading trapped the core: not read again until they change. */
+  readonly quarantine = new Quarantine();
+  private readonly backoff = new ResetBackoff();
+  private resyncTimer: NodeJS.Timeout | undefined;
+  /** A sync is running (set before its first step, which may trap synchronously). */
+  private syncing = false;
+  /** How long the running sync waits before it reads everything again after a reset. */
+  private againDelay = 0;
+  private maxSessionBytes: number | undefined;
 
   constructor(
     private readonly core: WasmCore,
@@ -53,16 +66,34 @@ export class SessionSync {
      * every read is asynchronous (with read-ahead), as before issue 19. */
     private readonly syncReadLimit = SYNC_READ_LIMIT,
   ) {
-    // A trapped core lost its state: feed everything again.
+    // A trapped core lost its state: feed everything again, at once after a first reset and later and
+    // later while resets keep coming (a tool call meanwhile still reads what it needs: `freshen`).
     core.onDidReset(() => {
       this.known.clear();
-      void this.sync();
+      this.needsFullSync = true;
+      const delay = this.backoff.next();
+      if (this.syncing) {
+        // Trapped inside a sync (the file that trapped is quarantined once the trap reaches
+        // `syncFile`): that sync reads everything again when it ends, after the back-off.
+        this.again = true;
+        this.againDelay = Math.max(this.againDelay, delay);
+      } else if (delay === 0) {
+        void this.sync();
+      } else if (!this.resyncTimer) {
+        this.log.warn(`the Secretary core was reset again; reading the sessions again in ${delay} ms`);
+        this.resyncTimer = setTimeout(() => {
+          this.resyncTimer = undefined;
+          void this.sync();
+        }, delay);
+        this.resyncTimer.unref();
+      }
     });
   }
 
-  /** Files that could not be read or parsed, with the reason. */
+  /** Files that could not be read or parsed, and folders that could not be listed, with the reason. */
   get failures(): ReadonlyMap<string, string> {
-    return this.errors;
+    const dirs = this.scope.unreadableDirs?.();
+    return dirs && dirs.size > 0 ? new Map([...dirs, ...this.errors]) : this.errors;
   }
 
   onDidChange(listener: () => void): { dispose(): void } {
@@ -70,18 +101,28 @@ export class SessionSync {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Syncs every file of the scope; concurrent calls share one run (and queue one more). */
+  /** Syncs every file of the scope; concurrent calls share one run, which then runs once more (a
+   * caller asking during a run gets what changed since it began: the promise waits for that too). */
   sync(): Promise<SyncReport> {
     if (this.running) {
       this.again = true;
       return this.running;
     }
-    this.running = this.syncOnce().finally(() => {
-      this.running = undefined;
-      if (this.again) {
+    this.syncing = true;
+    this.running = (async () => {
+      let report = await this.syncOnce();
+      while (this.again) {
         this.again = false;
-        void this.sync();
+        if (this.againDelay > 0) {
+          await new Promise((resolve) => setTimeout(resolve, this.againDelay));
+          this.againDelay = 0;
+        }
+        report = await this.syncOnce();
       }
+      return report;
+    })().finally(() => {
+      this.syncing = false;
+      this.running = undefined;
     });
     return this.running;
   }
@@ -136,6 +177,10 @@ export class SessionSync {
   }
 
   stopWatching(): void {
+    if (this.resyncTimer) {
+      clearTimeout(this.resyncTimer);
+      this.resyncTimer = undefined;
+    }
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -219,30 +264,59 @@ export class SessionSync {
   private prepareSync(file: SessionFile): Prepared | undefined {
     try {
       const stat = fs.statSync(file.path);
-      const plan = this.core.run((h) => h.plan(file.path, stat.size, stat.mtimeMs));
-      if (plan.kind === 'skip') {
-        return { kind: 'skip' };
+      const first = this.beforeRead(file, stat);
+      if (first.kind !== 'read') {
+        return first;
       }
-      const offset = plan.kind === 'from' ? plan.offset : 0;
-      if (stat.size - offset > this.syncReadLimit) {
+      if (stat.size - first.offset > this.syncReadLimit) {
         return undefined;
       }
-      return { kind: 'read', mtimeMs: stat.mtimeMs, offset, bytes: readFromSync(file.path, offset) };
+      const bytes = readBounded(file.path, { maxBytes: this.maxBytes(), offset: first.offset, statSizeOnly: true });
+      return { ...first, bytes };
     } catch (err) {
       return { kind: 'error', err };
     }
+  }
+
+  /**
+   * What to do with `file` before reading a byte: skip it (unchanged), refuse it (not a regular file,
+   * over the core's size cap, quarantined), or read from an offset. The size cap is checked here, on
+   * the stat: a 600 MB file is never read only to be refused (issue 27).
+   */
+  private beforeRead(file: SessionFile, stat: fs.Stats): Prepared {
+    if (!stat.isFile()) {
+      return { kind: 'error', err: new Error(`not a regular file (${kindOf(stat)})`) };
+    }
+    const held = this.quarantine.why(file.path, stat.size, stat.mtimeMs);
+    if (held) {
+      return { kind: 'error', err: new Error(held) };
+    }
+    const plan = this.core.run((h) => h.plan(file.path, stat.size, stat.mtimeMs));
+    if (plan.kind === 'skip') {
+      return { kind: 'skip' };
+    }
+    if (stat.size > this.maxBytes()) {
+      return { kind: 'tooLarge', size: stat.size, mtimeMs: stat.mtimeMs };
+    }
+    return { kind: 'read', mtimeMs: stat.mtimeMs, offset: plan.kind === 'from' ? plan.offset : 0, bytes: new Uint8Array(0) };
+  }
+
+  /** The largest session file the core reads (`maxSessionBytes`), asked once. */
+  private maxBytes(): number {
+    this.maxSessionBytes ??= this.core.run((_h, m) => m.maxSessionBytes());
+    return this.maxSessionBytes;
   }
 
   /** Stats `file` and reads what the core's plan asks for (nothing when it is unchanged). */
   private async prepare(file: SessionFile): Promise<Prepared> {
     try {
       const stat = await fs.promises.stat(file.path);
-      const plan = this.core.run((h) => h.plan(file.path, stat.size, stat.mtimeMs));
-      if (plan.kind === 'skip') {
-        return { kind: 'skip' };
+      const first = this.beforeRead(file, stat);
+      if (first.kind !== 'read') {
+        return first;
       }
-      const offset = plan.kind === 'from' ? plan.offset : 0;
-      return { kind: 'read', mtimeMs: stat.mtimeMs, offset, bytes: await readFrom(file.path, offset) };
+      const bytes = await readBoundedAsync(file.path, { maxBytes: this.maxBytes(), offset: first.offset, statSizeOnly: true });
+      return { ...first, bytes };
     } catch (err) {
       return { kind: 'error', err };
     }
@@ -258,16 +332,28 @@ export class SessionSync {
       if (got.kind === 'skip') {
         return 'skipped';
       }
+      if (got.kind === 'tooLarge') {
+        // Not read: the core records the file as unreadable with its size and the cap, and throws that.
+        this.core.run((h) => h.apply(file.path, file.workspace, got.size, got.mtimeMs, 0, new Uint8Array(0)));
+        return 'failed';
+      }
       let { offset, bytes } = got;
       for (let attempt = 0; attempt < 2; attempt += 1) {
         // The file may have grown since the stat: what was read is the size the core records.
         const size = offset + bytes.length;
-        const outcome = this.core.run((h) => h.apply(file.path, file.workspace, size, got.mtimeMs, offset, bytes));
-        if (!outcome?.needsFullRead || attempt > 0) {
-          break;
+        try {
+          const outcome = this.core.run((h) => h.apply(file.path, file.workspace, size, got.mtimeMs, offset, bytes));
+          if (!outcome?.needsFullRead || attempt > 0) {
+            break;
+          }
+        } catch (err) {
+          if (err instanceof CoreTrapError) {
+            throw new Error(this.quarantine.add(file.path, size, got.mtimeMs, err.message), { cause: err });
+          }
+          throw err;
         }
         offset = 0;
-        bytes = await readFrom(file.path, 0);
+        bytes = await readBoundedAsync(file.path, { maxBytes: this.maxBytes(), statSizeOnly: true });
       }
       this.errors.delete(file.path);
       return 'read';
@@ -369,51 +455,5 @@ const SLICE_MS = 12;
 type Prepared =
   | { kind: 'skip' }
   | { kind: 'read'; mtimeMs: number; offset: number; bytes: Uint8Array }
+  | { kind: 'tooLarge'; size: number; mtimeMs: number }
   | { kind: 'error'; err: unknown };
-
-/** The bytes of `file` from `offset` to its end. */
-async function readFrom(file: string, offset: number): Promise<Uint8Array> {
-  if (offset <= 0) {
-    return fs.promises.readFile(file);
-  }
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const length = Math.max(0, size - offset);
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const { bytesRead } = await handle.read(buffer, read, length - read, offset + read);
-      if (bytesRead === 0) {
-        break;
-      }
-      read += bytesRead;
-    }
-    return buffer.subarray(0, read);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** `readFrom`, synchronously (for small reads, see `SessionSync.prepareSync`). */
-function readFromSync(file: string, offset: number): Uint8Array {
-  if (offset <= 0) {
-    return fs.readFileSync(file);
-  }
-  const fd = fs.openSync(file, 'r');
-  try {
-    const length = Math.max(0, fs.fstatSync(fd).size - offset);
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const bytesRead = fs.readSync(fd, buffer, read, length - read, offset + read);
-      if (bytesRead === 0) {
-        break;
-      }
-      read += bytesRead;
-    }
-    return buffer.subarray(0, read);
-  } finally {
-    fs.closeSync(fd);
-  }
-}

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'url';
 
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
-import { canonicalKey, defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type SessionFile } from './discovery';
+import { canonicalKey, defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type FolderProblems, type SessionFile } from './discovery';
 import { DialogSessionsService } from './DialogSessionsService';
 import { agentRootList, agentRoots, agentSessionFiles, parseSources } from './agents';
 
@@ -42,10 +42,11 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
   }
   // Agent logs (Copilot CLI, Claude Code, Codex) are read unless --storage names the folders.
   const agents = explicit ? undefined : agentRoots();
-  const files = (): SessionFile[] => [
-    ...roots.flatMap((root) => sessionsUnder(root)),
-    ...(agents ? agentSessionFiles(agents) : []),
-  ];
+  const problems: FolderProblems = new Map();
+  const files = (): SessionFile[] => {
+    problems.clear();
+    return [...roots.flatMap((root) => sessionsUnder(root, problems)), ...(agents ? agentSessionFiles(agents) : [])];
+  };
   const sources = parseSources(options.source);
   const currentFrom = options['current-from'] ? parseSources([options['current-from']])[0] : undefined;
   core.configure((h) => {
@@ -69,14 +70,14 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
       workspace = found.has(here) ? here : undefined;
       // Agent logs name their folder inside: decided after the first scan.
       resolveWorkspace = () => {
-        const known = JSON.parse(core.run((h) => h.dialogs())) as { workspace?: string }[];
-        return known.some((entry) => entry.workspace === here) ? here : undefined;
+        const known = JSON.parse(core.run((h) => h.dialogWorkspaces())) as string[];
+        return known.includes(here) ? here : undefined;
       };
     }
   }
   const where = [...roots, ...(agents ? agentRootList(agents) : [])];
   log.info(`reading chat sessions under ${where.join(', ') || '(nothing)'} (workspace: ${workspace ?? 'all'})`);
-  return new DialogSessionsService(core, { files, watchDirs: () => [] }, log, { workspace, resolveWorkspace });
+  return new DialogSessionsService(core, { files, watchDirs: () => [], unreadableDirs: () => problems }, log, { workspace, resolveWorkspace });
 }
 
 /**

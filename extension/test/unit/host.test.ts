@@ -116,7 +116,7 @@ test('read, remove and list: missing things are null, false and empty; areas wit
     assert.deepEqual(host.list('workspace', 'docs', true), ['a.md', 'api/v1.md']);
     assert.deepEqual(host.list('workspace', '', true), ['docs/a.md', 'docs/api/v1.md']);
     assert.deepEqual(host.list('workspace', 'nope', true), []);
-    assert.throws(() => host.read('workspace', 'docs'), /not a file/);
+    assert.throws(() => host.read('workspace', 'docs'), /not a regular file \(a folder\)/);
     const bare = new NodeHost({ roots: { globalState: roots.globalState } });
     refused(() => bare.read('workspaceState', 'flags.json'), 'SECRETARY_NO_AREA');
   } finally {

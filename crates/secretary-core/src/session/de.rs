@@ -853,6 +853,13 @@ impl<'de> DeserializeSeed<'de> for ReqsSeed {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut out = Vec::new();
                 loop {
+                    if out.len() >= super::MAX_REQUESTS {
+                        // Past the cap: skipped, never built (see `MAX_REQUESTS`).
+                        if seq.next_element::<IgnoredAny>()?.is_none() {
+                            break;
+                        }
+                        continue;
+                    }
                     let seed = ReqSeed {
                         with_response: self.0.wants(out.len()),
                     };

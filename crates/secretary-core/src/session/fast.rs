@@ -122,6 +122,18 @@ pub(crate) fn requests(
     loop {
         at = ws(b, at);
         let with_response = detail.wants(out.len());
+        if out.len() >= super::MAX_REQUESTS {
+            // Past the cap: stepped over, never built (see `MAX_REQUESTS`).
+            at = ws(b, skip_value(b, at)?);
+            match b.get(at) {
+                Some(b',') => {
+                    at += 1;
+                    continue;
+                }
+                Some(b']') => return Ok((Got::Val(out), at + 1)),
+                _ => return Err(Bail),
+            }
+        }
         let (rec, end) = if b.get(at) == Some(&b'{') && !with_response {
             request(text, at)?
         } else {

@@ -21,6 +21,13 @@ pub(crate) trait LineSink {
     /// (a short reason) when the line was skipped, in which case the state must be unchanged.
     fn apply_line(&mut self, line: &str) -> Result<bool, String>;
 
+    /// Called for a complete line that was skipped (`apply_line` failed with `reason`): a sink may
+    /// keep the line's place (an empty request where the line would have added one), so that a line
+    /// that cannot be read never renumbers the requests after it. `true` when the state changed.
+    fn keep_place(&mut self, _line: &[u8]) -> bool {
+        false
+    }
+
     /// Called when a line starts over from a complete state (`kind: 0`): earlier diagnostics no
     /// longer describe anything and can be dropped.
     fn take_reset(&mut self) -> bool {
@@ -62,6 +69,8 @@ pub(crate) struct LineLog<S> {
     recent: Vec<u8>,
     /// Skipped lines.
     pub diags: Diags,
+    /// The sink reached [`super::MAX_REQUESTS`]: later lines are not applied.
+    capped: bool,
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -87,6 +96,7 @@ impl<S: LineSink> LineLog<S> {
             pending_note: None,
             recent: Vec::new(),
             diags: Diags::default(),
+            capped: false,
         }
     }
 
@@ -191,6 +201,7 @@ impl<S: LineSink> LineLog<S> {
             Err(reason) => {
                 self.diags
                     .push(format!("line {} skipped: {reason}", self.lines));
+                self.sink.keep_place(line);
                 true
             }
         }
@@ -242,13 +253,27 @@ impl<S: LineSink> LineLog<S> {
         if is_blank(line) {
             return Ok(false);
         }
+        if self.sink.request_count() >= super::MAX_REQUESTS {
+            // What the core keeps grows with the requests: past the cap, lines are cut but not read.
+            if !self.capped {
+                self.capped = true;
+                self.diags.push(format!(
+                    "{}; lines from {} on are not read",
+                    super::request_cap_note(),
+                    self.lines.max(1)
+                ));
+                return Ok(true);
+            }
+            return Ok(false);
+        }
         let text = super::utf8_line(line).map_err(|e| {
             format!(
                 "not valid UTF-8 (bad byte at column {})",
                 e.valid_up_to() + 1
             )
         })?;
-        let changed = self.sink.apply_line(text)?;
+        // A lone surrogate escape reads as U+FFFD instead of losing the line (`surrogates`).
+        let changed = self.sink.apply_line(&super::surrogates::mend_str(text))?;
         if self.sink.take_reset() {
             self.diags.clear();
         }

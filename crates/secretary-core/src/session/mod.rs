@@ -34,6 +34,8 @@ mod mutation;
 mod record;
 mod scan;
 mod store;
+mod summary;
+mod surrogates;
 mod time;
 mod transcript;
 
@@ -41,6 +43,7 @@ pub use agents::copilot_cli::workspace_yaml_cwd;
 pub use agents::folder_key;
 pub use model::*;
 pub use store::{ApplyOutcome, FileMeta, ReadPlan, SessionStore, StoredDialog};
+pub use summary::DialogSummary;
 
 use serde::Serialize;
 
@@ -55,6 +58,18 @@ use transcript::TranscriptState;
 /// session in one JavaScript string, so anything larger is not a session it wrote; refusing it
 /// keeps one stray file from exhausting a host's (or a wasm instance's) memory.
 pub const MAX_SESSION_BYTES: usize = 512 * 1024 * 1024;
+
+/// The most requests the Secretary reads of one session: 100,000. What the core keeps grows with
+/// the requests, not the bytes: 500 MB of tiny requests (8.5 million) exhausted the wasm instance's
+/// 4 GiB, and the reset read the same file again, forever (issue 27). Requests past the cap are not
+/// read (the dialog's diagnostics say so); a line-based log stops applying lines there. VS Code
+/// compacts its logs long before: a real chat holds hundreds of requests.
+pub const MAX_REQUESTS: usize = 100_000;
+
+/// The diagnostic of a dialog cut at [`MAX_REQUESTS`].
+pub(crate) fn request_cap_note() -> String {
+    format!("the session reached the cap of {MAX_REQUESTS} requests; later requests are not read")
+}
 
 /// Why a file could not be read as a chat session. Every variant's message says what is wrong
 /// with *this* file, for hosts to show next to its path.
@@ -281,6 +296,9 @@ fn read_json(
             offset: e.valid_up_to(),
         })?,
     };
+    // `JSON.stringify` writes half an emoji as a lone `\ud83d`, which serde refuses: read as U+FFFD.
+    let mended = surrogates::mend_str(text);
+    let text: &str = &mended;
     match json_kind_of(text) {
         Some("an object") => {}
         Some(kind) => {
@@ -316,6 +334,7 @@ fn read_json(
         || top.header.creation_date.is_some();
     let mut diagnostics = Vec::new();
     match &top.requests {
+        Some(Got::Val(list)) if list.len() >= MAX_REQUESTS => diagnostics.push(request_cap_note()),
         Some(Got::Val(_)) => {}
         None if native => {
             diagnostics.push("the session has no `requests` array; no requests read".to_string())

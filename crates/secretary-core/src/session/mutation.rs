@@ -694,6 +694,7 @@ impl MutationState {
                 }
                 let start = list.len();
                 list.extend(items);
+                list.truncate(list.len().min(super::MAX_REQUESTS.max(start)));
                 let detail = self.detail;
                 if let Some(list) = self.requests.as_mut() {
                     for (position, rec) in list.iter_mut().enumerate().skip(start) {
@@ -929,6 +930,9 @@ impl MutationState {
             );
         }
         push_capped(&mut diagnostics, &header_notes);
+        if records.len() >= super::MAX_REQUESTS {
+            push_capped(&mut diagnostics, &[super::request_cap_note()]);
+        }
         let mut notes = Vec::new();
         for (i, rec) in records.iter().enumerate() {
             if rec.shape != Shape::Object
@@ -1149,6 +1153,39 @@ impl LineSink for MutationState {
 
     fn take_reset(&mut self) -> bool {
         std::mem::take(&mut self.reset)
+    }
+
+    /// A skipped line that would have added the next request (a push onto `requests` without a
+    /// truncation, or a set of `requests[len]`) leaves an empty, unreadable request in its place.
+    /// Its `kind` and `k` are read from the line's head, which VS Code writes before `v`.
+    fn keep_place(&mut self, line: &[u8]) -> bool {
+        if !self.initialized {
+            return false;
+        }
+        let Some(len) = self.requests.as_ref().map(Vec::len) else {
+            return false;
+        };
+        let members = super::scan::leading_members(line);
+        let member = |name: &str| members.iter().find(|(key, _)| *key == name).map(|m| m.1);
+        let kind = member("kind").and_then(|v| serde_json::from_slice::<u64>(v).ok());
+        let Some(path) = member("k").and_then(|v| serde_json::from_slice::<Vec<Seg>>(v).ok())
+        else {
+            return false;
+        };
+        let truncates = member("i").is_some_and(|v| v != b"null");
+        let adds_next = match (kind, path.as_slice()) {
+            (Some(2), [Seg::Key(k)]) => k == "requests" && !truncates,
+            (Some(1), [Seg::Key(k), n]) => k == "requests" && n.index() == Some(len),
+            _ => false,
+        };
+        if !adds_next || len >= super::MAX_REQUESTS {
+            return false;
+        }
+        if let Some(list) = self.requests.as_mut() {
+            list.push(ReqRecord::with_shape(Shape::Unreadable));
+            self.dirty_all = true;
+        }
+        true
     }
 
     fn request_count(&self) -> usize {

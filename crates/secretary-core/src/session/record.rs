@@ -45,6 +45,9 @@ pub(crate) enum Shape {
     Null,
     /// A slot left empty by a `.jsonl` delete (`kind: 3`) or by an index set past the end.
     Hole,
+    /// A request whose `.jsonl` line could not be read: kept empty so that the requests after it
+    /// keep their numbers (the line's diagnostic says why).
+    Unreadable,
     /// Some other JSON type (named).
     Odd(&'static str),
 }
@@ -219,6 +222,12 @@ pub(crate) fn request_text(rec: &ReqRecord, notes: &mut Vec<String>, index: usiz
         Shape::Hole => {
             notes.push(format!(
                 "request {index} was deleted from the log; kept as an empty request"
+            ));
+            return String::new();
+        }
+        Shape::Unreadable => {
+            notes.push(format!(
+                "request {index} could not be read (its log line was skipped); kept as an empty request so later requests keep their numbers"
             ));
             return String::new();
         }

@@ -69,6 +69,9 @@ pub static TOOL: ToolDef = ToolDef {
     run,
 };
 
+/// The largest index a JSON client (JavaScript) holds exactly: `Number.MAX_SAFE_INTEGER`.
+const MAX_EXACT_INDEX: i64 = (1 << 53) - 1;
+
 /// Checks `index` before serde does, so agents get the contract's own messages. The index stays
 /// 64-bit: on wasm32 `usize` has 32 bits, and `4294967297 as usize` would be request 1.
 fn check_index(args: &Value) -> Result<u64, ToolResult> {
@@ -87,6 +90,10 @@ fn check_index(args: &Value) -> Result<u64, ToolResult> {
             if index.is_string() { format!("the string {index}") } else { index.to_string() }
         ))),
         Some(n) if n < 1 => Err(ToolResult::error("Index must be 1 or greater")),
+        // A JSON client rounds past 2^53 (`9007199254740993` arrives as ...992): never answer another request.
+        Some(n) if n > MAX_EXACT_INDEX => Err(ToolResult::error(format!(
+            "Index {n} is past 2^53 - 1, where JSON clients round numbers; no dialog has that many requests"
+        ))),
         Some(n) => Ok(n.unsigned_abs()),
     }
 }
