@@ -17,6 +17,7 @@ import './gitExtension.test';
 import './chatLoop.test';
 import './sidebar.test';
 import './settings.test';
+import './instructions.test';
 // Last: it reloads the window (the tests after it would run in a new extension host).
 import './reload.test';
 

@@ -32,6 +32,12 @@ pub static TOOL: ToolDef = ToolDef {
             "The conversation history was summarized or compressed and you need the user's original goal.",
             "You want to check the current work still matches what the user first asked for.",
             "You need the id and request count of the current dialog before reading a specific request.",
+            "You are about to report a task done: check the result against the user's own words first.",
+        ],
+        when_not_to_use: &[
+            "The user's first message is still in your context word for word: read it there.",
+            "You need the full text or a later request: use `get_request` (this answers an 80-character preview).",
+            "You look for something the user said in another chat: use `search_requests`.",
         ],
         usage: "Call it without arguments for the current dialog: in VS Code the chat you are called from \
                 (live, with requests not saved yet), elsewhere the most recent dialog of this workspace; \
