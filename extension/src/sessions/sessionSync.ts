@@ -1,14 +1,13 @@
-import * as fs from 'fs';
-import * as path from 'path';
-
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
+import { nodeChatStorage, type ChatStorage, type StorageWatcher } from './chatStorage';
 import type { SessionFile } from './discovery';
 
-/** What to read and watch: given by the host (extension scope setting, CLI/MCP flags). */
+/** What to read and watch: given by the host (extension scope setting, CLI/MCP flags). Paths are
+ * those of the `ChatStorage` the sync reads with (paths of this machine, or URI strings). */
 export interface SessionScope {
   /** The session files that exist now. */
-  files(): SessionFile[];
+  files(): SessionFile[] | Promise<SessionFile[]>;
   /** Folders whose changes may add, change or remove session files. */
   watchDirs(): string[];
 }
@@ -32,7 +31,7 @@ export interface SyncReport {
 export class SessionSync {
   private known = new Map<string, SessionFile>();
   private readonly errors = new Map<string, string>();
-  private watchers = new Map<string, fs.FSWatcher>();
+  private watchers = new Map<string, StorageWatcher>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<SyncReport> | undefined;
   private again = false;
@@ -52,6 +51,8 @@ export class SessionSync {
     /** Files (or appended tails) up to this many bytes are read synchronously by a full sync; 0:
      * every read is asynchronous (with read-ahead), as before issue 19. */
     private readonly syncReadLimit = SYNC_READ_LIMIT,
+    /** Where the files are read: Node `fs`, or (a remote window) the window's files too. */
+    private readonly storage: ChatStorage = nodeChatStorage,
   ) {
     // A trapped core lost its state: feed everything again.
     core.onDidReset(() => {
@@ -109,14 +110,14 @@ export class SessionSync {
     for (const file of paths) {
       const known = this.known.get(file);
       if (!known) {
-        if (fs.existsSync(file)) {
+        if (await this.storage.exists(file)) {
           // A file the last listing did not have: only a listing tells its workspace and kind.
           await this.sync();
           return;
         }
         continue;
       }
-      if (!fs.existsSync(file)) {
+      if (!(await this.storage.exists(file))) {
         this.known.delete(file);
         this.errors.delete(file);
         this.core.run((h) => h.remove(file));
@@ -141,7 +142,7 @@ export class SessionSync {
       this.timer = undefined;
     }
     for (const watcher of this.watchers.values()) {
-      watcher.close();
+      watcher.dispose();
     }
     this.watchers.clear();
   }
@@ -154,12 +155,12 @@ export class SessionSync {
     const before = this.core.run((h) => h.generation());
     const report: SyncReport = { files: 0, read: 0, skipped: 0, failed: 0, removed: 0, ms: 0 };
     const current = new Map<string, SessionFile>();
-    for (const file of this.scope.files()) {
+    for (const file of await this.listScope()) {
       current.set(file.path, file);
     }
     report.files = current.size;
     const files = [...current.values()];
-    if (this.syncReadLimit > 0) {
+    if (this.syncReadLimit > 0 && this.storage.sync) {
       // Small files are stat'ed and read synchronously, in slices of SLICE_MS between which the
       // event loop runs: a session file is a few KB to a few MB, and one promise round trip
       // through libuv's thread pool per stat/open/read/close cost several times the system calls
@@ -171,7 +172,7 @@ export class SessionSync {
           await new Promise((resolve) => setImmediate(resolve));
           slice = performance.now();
         }
-        const prepared = this.prepareSync(file) ?? (await this.prepare(file));
+        const prepared = this.prepareSync(file, this.storage.sync) ?? (await this.prepare(file));
         report[await this.syncFile(file, prepared)] += 1;
       }
     } else {
@@ -208,6 +209,18 @@ export class SessionSync {
     return report;
   }
 
+  /** The scope's files; a scope that cannot be listed now (a remote window's storage that did not
+   * answer) counts as empty for this sync, and the next one tries again. */
+  private async listScope(): Promise<SessionFile[]> {
+    try {
+      return await this.scope.files();
+    } catch (err) {
+      this.log.warn(`cannot list the chat sessions: ${err instanceof Error ? err.message : String(err)}`);
+      this.needsFullSync = true;
+      return [...this.known.values()];
+    }
+  }
+
   private notify(): void {
     for (const listener of [...this.listeners]) {
       listener();
@@ -216,9 +229,9 @@ export class SessionSync {
 
   /** `prepare`, synchronously, when the core's plan asks for at most `syncReadLimit` bytes;
    * `undefined` when it asks for more (read those asynchronously). */
-  private prepareSync(file: SessionFile): Prepared | undefined {
+  private prepareSync(file: SessionFile, sync: NonNullable<ChatStorage['sync']>): Prepared | undefined {
     try {
-      const stat = fs.statSync(file.path);
+      const stat = sync.stat(file.path);
       const plan = this.core.run((h) => h.plan(file.path, stat.size, stat.mtimeMs));
       if (plan.kind === 'skip') {
         return { kind: 'skip' };
@@ -227,7 +240,7 @@ export class SessionSync {
       if (stat.size - offset > this.syncReadLimit) {
         return undefined;
       }
-      return { kind: 'read', mtimeMs: stat.mtimeMs, offset, bytes: readFromSync(file.path, offset) };
+      return { kind: 'read', mtimeMs: stat.mtimeMs, offset, bytes: sync.read(file.path, offset) };
     } catch (err) {
       return { kind: 'error', err };
     }
@@ -236,13 +249,13 @@ export class SessionSync {
   /** Stats `file` and reads what the core's plan asks for (nothing when it is unchanged). */
   private async prepare(file: SessionFile): Promise<Prepared> {
     try {
-      const stat = await fs.promises.stat(file.path);
+      const stat = await this.storage.stat(file.path);
       const plan = this.core.run((h) => h.plan(file.path, stat.size, stat.mtimeMs));
       if (plan.kind === 'skip') {
         return { kind: 'skip' };
       }
       const offset = plan.kind === 'from' ? plan.offset : 0;
-      return { kind: 'read', mtimeMs: stat.mtimeMs, offset, bytes: await readFrom(file.path, offset) };
+      return { kind: 'read', mtimeMs: stat.mtimeMs, offset, bytes: await this.storage.read(file.path, offset) };
     } catch (err) {
       return { kind: 'error', err };
     }
@@ -267,7 +280,7 @@ export class SessionSync {
           break;
         }
         offset = 0;
-        bytes = await readFrom(file.path, 0);
+        bytes = await this.storage.read(file.path, 0);
       }
       this.errors.delete(file.path);
       return 'read';
@@ -285,7 +298,7 @@ export class SessionSync {
     const wanted = new Set(this.scope.watchDirs());
     for (const [dir, watcher] of this.watchers) {
       if (!wanted.has(dir)) {
-        watcher.close();
+        watcher.dispose();
         this.watchers.delete(dir);
       }
     }
@@ -293,21 +306,22 @@ export class SessionSync {
       if (this.watchers.has(dir)) {
         continue;
       }
-      try {
-        const watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
+      const watcher = this.storage.watch(
+        dir,
+        (name) => {
           if (mayConcernSessions(name)) {
             this.noteChange(dir, name);
             this.schedule();
           }
-        });
-        watcher.on('error', () => {
-          watcher.close();
+        },
+        () => {
           this.watchers.delete(dir);
           this.needsFullSync = true;
-        });
+        },
+      );
+      // Without one the folder does not exist (yet); its parent is watched and a sync retries.
+      if (watcher) {
         this.watchers.set(dir, watcher);
-      } catch {
-        // The folder does not exist (yet); its parent is watched and a sync retries.
       }
     }
   }
@@ -318,8 +332,8 @@ export class SessionSync {
   }
 
   /** Notes what a watcher event says: a known session file, or something only a listing can tell. */
-  private noteChange(dir: string, name: string | Buffer | null | undefined): void {
-    const file = name === null || name === undefined ? undefined : path.join(dir, name.toString());
+  private noteChange(dir: string, name: string | undefined): void {
+    const file = name === undefined ? undefined : this.storage.join(dir, name);
     if (file !== undefined && this.known.has(file)) {
       this.dirty.add(file);
     } else {
@@ -370,50 +384,3 @@ type Prepared =
   | { kind: 'skip' }
   | { kind: 'read'; mtimeMs: number; offset: number; bytes: Uint8Array }
   | { kind: 'error'; err: unknown };
-
-/** The bytes of `file` from `offset` to its end. */
-async function readFrom(file: string, offset: number): Promise<Uint8Array> {
-  if (offset <= 0) {
-    return fs.promises.readFile(file);
-  }
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const length = Math.max(0, size - offset);
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const { bytesRead } = await handle.read(buffer, read, length - read, offset + read);
-      if (bytesRead === 0) {
-        break;
-      }
-      read += bytesRead;
-    }
-    return buffer.subarray(0, read);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** `readFrom`, synchronously (for small reads, see `SessionSync.prepareSync`). */
-function readFromSync(file: string, offset: number): Uint8Array {
-  if (offset <= 0) {
-    return fs.readFileSync(file);
-  }
-  const fd = fs.openSync(file, 'r');
-  try {
-    const length = Math.max(0, fs.fstatSync(fd).size - offset);
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const bytesRead = fs.readSync(fd, buffer, read, length - read, offset + read);
-      if (bytesRead === 0) {
-        break;
-      }
-      read += bytesRead;
-    }
-    return buffer.subarray(0, read);
-  } finally {
-    fs.closeSync(fd);
-  }
-}

@@ -14,6 +14,7 @@ import './memory.test';
 import './participant.test';
 import './libraryDocs.test';
 import './gitExtension.test';
+import './remoteWindow.test';
 import './chatLoop.test';
 import './sidebar.test';
 import './settings.test';

@@ -1,5 +1,6 @@
 // Test-only extension (see README.md): a scripted model and an agent-like participant.
 import * as vscode from 'vscode';
+import { startWindowStore, type WindowStoreApi } from './windowStore';
 
 /** One tool call the participant ran, as tests read it back. */
 export interface LoopCall {
@@ -27,6 +28,8 @@ export interface LoopApi {
    * elsewhere meanwhile); `release()` lets it go on. */
   holding: boolean;
   release(): void;
+  /** The chat store served under `secretary-store:` (the remote-window run only). */
+  windowStore?: WindowStoreApi;
 }
 
 const VENDOR = 'secretary-test';
@@ -40,6 +43,10 @@ export function activate(context: vscode.ExtensionContext): LoopApi {
     holding: false,
     release: () => resume?.(),
   };
+  const seed = process.env.SECRETARY_E2E_STORE_SEED;
+  if (seed) {
+    api.windowStore = startWindowStore(context, seed);
+  }
   context.subscriptions.push(
     vscode.lm.registerLanguageModelChatProvider(VENDOR, {
       provideLanguageModelChatInformation: async () => [

@@ -1,0 +1,147 @@
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** What a sync needs to know of a session file before it asks the core for a plan. */
+export interface StorageStat {
+  size: number;
+  mtimeMs: number;
+}
+
+export interface StorageWatcher {
+  dispose(): void;
+}
+
+/**
+ * Where chat session files are read from. A session file's `path` is either a path of this
+ * machine (Node `fs`: desktop windows, code-server, the CLI and the MCP server) or a URI string
+ * (`vscode-local:/...`, `vscode-userdata:/...`: the window's own files, read through
+ * `vscode.workspace.fs` when the extension runs in a remote extension host and VS Code's chat
+ * storage is on the other machine; see docs/remote.md). `SessionSync` only talks to this.
+ */
+export interface ChatStorage {
+  /** Size and modification time; throws when the file cannot be read. */
+  stat(file: string): Promise<StorageStat>;
+  /** The bytes of `file` from `offset` to its end. */
+  read(file: string, offset: number): Promise<Uint8Array>;
+  exists(file: string): Promise<boolean>;
+  /** `stat` and `read` without a round trip through the event loop, where the storage can (Node). */
+  readonly sync?: { stat(file: string): StorageStat; read(file: string, offset: number): Uint8Array };
+  /** The file `name` in the folder `dir`, spelled as this storage spells paths. */
+  join(dir: string, name: string): string;
+  /**
+   * Watches the folder `dir` (not its subfolders); `listener` gets the name of what changed in it,
+   * or `undefined` when the platform did not say. `onError` when the watcher stopped. `undefined`
+   * when the folder cannot be watched now (missing).
+   */
+  watch(dir: string, listener: (name: string | undefined) => void, onError: () => void): StorageWatcher | undefined;
+}
+
+/** A URI string (`scheme:/...`) rather than a path; a Windows drive (`c:\`, `c:/`) is a path. */
+export function isUriPath(file: string): boolean {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]+:\//.test(file);
+}
+
+/** The session files of this machine, through Node `fs`. */
+export const nodeChatStorage: ChatStorage = {
+  async stat(file) {
+    const stat = await fs.promises.stat(file);
+    return { size: stat.size, mtimeMs: stat.mtimeMs };
+  },
+  read: readFrom,
+  async exists(file) {
+    try {
+      await fs.promises.access(file);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  sync: {
+    stat(file) {
+      const stat = fs.statSync(file);
+      return { size: stat.size, mtimeMs: stat.mtimeMs };
+    },
+    read: readFromSync,
+  },
+  join: (dir, name) => path.join(dir, name),
+  watch(dir, listener, onError) {
+    try {
+      const watcher = fs.watch(dir, { persistent: false }, (_event, name) =>
+        listener(name === null || name === undefined ? undefined : name.toString()),
+      );
+      watcher.on('error', () => {
+        watcher.close();
+        onError();
+      });
+      return { dispose: () => watcher.close() };
+    } catch {
+      return undefined; // the folder does not exist (yet); its parent is watched and a sync retries
+    }
+  },
+};
+
+/**
+ * Paths to Node `fs`, URI strings to `remote` (when there is one): in a remote window the calling
+ * chat's storage is the window's, the other agents' logs and Copilot's transcripts the remote
+ * host's.
+ */
+export function routedChatStorage(remote: ChatStorage | undefined): ChatStorage {
+  if (!remote) {
+    return nodeChatStorage;
+  }
+  const pick = (file: string) => (isUriPath(file) ? remote : nodeChatStorage);
+  return {
+    stat: (file) => pick(file).stat(file),
+    read: (file, offset) => pick(file).read(file, offset),
+    exists: (file) => pick(file).exists(file),
+    join: (dir, name) => pick(dir).join(dir, name),
+    watch: (dir, listener, onError) => pick(dir).watch(dir, listener, onError),
+  };
+}
+
+/** The bytes of `file` from `offset` to its end. */
+async function readFrom(file: string, offset: number): Promise<Uint8Array> {
+  if (offset <= 0) {
+    return fs.promises.readFile(file);
+  }
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const length = Math.max(0, size - offset);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const { bytesRead } = await handle.read(buffer, read, length - read, offset + read);
+      if (bytesRead === 0) {
+        break;
+      }
+      read += bytesRead;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `readFrom`, synchronously (for small reads, see `SessionSync.prepareSync`). */
+function readFromSync(file: string, offset: number): Uint8Array {
+  if (offset <= 0) {
+    return fs.readFileSync(file);
+  }
+  const fd = fs.openSync(file, 'r');
+  try {
+    const length = Math.max(0, fs.fstatSync(fd).size - offset);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const bytesRead = fs.readSync(fd, buffer, read, length - read, offset + read);
+      if (bytesRead === 0) {
+        break;
+      }
+      read += bytesRead;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
