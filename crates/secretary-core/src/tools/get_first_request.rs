@@ -48,7 +48,9 @@ pub static TOOL: ToolDef = ToolDef {
                   \"dialogFrom\": \"caller\", \"live\": true}` (`timestamp`: Unix milliseconds, `time`: the same \
                   in ISO 8601; `dialogFrom`: `caller`, `mostRecent` or `argument`; `live: false` comes with \
                   `behind`, why the answer may miss the newest requests); on failure \
-                  `{\"success\": false, \"error\": \"No active dialog found\"}`.",
+                  `{\"success\": false, \"error\": \"No active dialog found\"}` (`error_type: \"caller_uncertain\"`: \
+                  this chat has nothing saved yet and cannot be told apart from another new chat; call again \
+                  in a moment).",
         examples: &[
             Example { args: "{}", shows: "the first request of the current dialog" },
             Example {
@@ -63,7 +65,7 @@ pub static TOOL: ToolDef = ToolDef {
 };
 
 fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
-    let resolved = resolve_dialog(ctx, args.session_id.as_deref())?;
+    let resolved = resolve_dialog(ctx, args.session_id.as_deref(), 1)?;
     let stored = &*resolved.stored;
     if !stored.available {
         return Err(ToolResult::error(errors::NO_CHAT_DATA));

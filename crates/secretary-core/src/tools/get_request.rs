@@ -88,7 +88,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         map.insert("index".into(), json!(index));
     }
     let args: Args = parse_args(&normalized)?;
-    let resolved = resolve_dialog(ctx, args.session_id.as_deref())?;
+    let resolved = resolve_dialog(ctx, args.session_id.as_deref(), index)?;
     let stored = &*resolved.stored;
     if !stored.available {
         return Err(ToolResult::error(errors::NO_CHAT_DATA));

@@ -49,16 +49,23 @@ impl Resolved<'_> {
     }
 }
 
+/// Why a calling chat's saved copy answered without a live copy.
+const SAVED_ANSWERS: &str = "the request asked for is saved, so no live copy was taken \
+                            (requests made since VS Code last saved are not counted)";
+
 /// The dialog an agent means: the given session id; else the chat that called (VS Code's token,
 /// with its live copy: see `session::live`); else, when no host said who called, the most
 /// recently active dialog of the workspace. A blank id counts as absent, since agents often send
 /// `""` for "the current one".
 ///
 /// For a local calling chat without a live copy yet this fails with `live_pending`: the host then
-/// fetches the copy (or notes why it could not) and calls again, as with HTTP replays.
+/// fetches the copy (or notes why it could not) and calls again, as with HTTP replays. The copy
+/// (VS Code's export, 20-130 ms a call) is asked for only when the saved copy lacks `request`, the
+/// request (counted from 1) the tool answers with.
 pub(crate) fn resolve_dialog<'a>(
     ctx: &ToolContext<'a>,
     session_id: Option<&str>,
+    request: u64,
 ) -> Result<Resolved<'a>, ToolResult> {
     let store = sessions(ctx)?;
     let given = session_id.map(str::trim).filter(|id| !id.is_empty());
@@ -127,6 +134,17 @@ pub(crate) fn resolve_dialog<'a>(
         .with_instruction("Pass sessionId (from list_dialogs) to choose the dialog.")),
         Some(Caller::Local { session_id }) => {
             let saved = store.get(session_id);
+            if let (Some(stored), None) = (saved, ctx.live) {
+                let held = usize::try_from(request)
+                    .is_ok_and(|n| n >= 1 && n <= stored.dialog.requests.len());
+                if stored.available && held {
+                    return Ok(Resolved {
+                        stored: Cow::Borrowed(stored),
+                        from: DialogFrom::Caller,
+                        live: Some(Err(Refusal(SAVED_ANSWERS.into()))),
+                    });
+                }
+            }
             let refusal = match ctx.live {
                 None => {
                     return Err(ToolResult::failure(
@@ -159,10 +177,14 @@ pub(crate) fn resolve_dialog<'a>(
                         "The calling chat ({session_id}) is not saved yet and its live copy could not be used: {}.",
                         refusal.0
                     ),
-                    ErrorKind::CallerNotFound,
+                    if refusal.is_uncertain() {
+                        ErrorKind::CallerUncertain
+                    } else {
+                        ErrorKind::CallerNotFound
+                    },
                 )
                 .with_instruction(
-                    "Call again from that chat while it has focus, or pass sessionId (from list_dialogs).",
+                    "Call again once VS Code has saved this chat (within seconds in a browser, a minute on desktop), or pass sessionId (from list_dialogs).",
                 )),
             }
         }
