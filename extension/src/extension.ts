@@ -180,7 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     sessions,
     tools,
     workspaceStorageDir,
-    windowStore: 'store' in built ? (built.store as Promise<WindowStore | undefined>) : Promise.resolve(undefined),
+    windowStore: built.store ?? Promise.resolve(undefined),
     activationMs,
     timings: { loadedAt, activateStartedAt: started },
     mcpProvider,
@@ -208,12 +208,20 @@ function windowFolderKey(): string | undefined {
   return folders.length === 1 ? canonicalKey(folders[0].uri.toString()) : undefined;
 }
 
+/** What the session service reads and watches, the workspace key it serves, and (a remote
+ * window) where the window's chats were found. */
+interface BuiltScope {
+  scope: SessionScope;
+  workspace: string | undefined;
+  store?: Promise<WindowStore | undefined>;
+}
+
 function buildScope(
   config: vscode.WorkspaceConfiguration,
   userDir: string,
   workspaceStorageDir: string | undefined,
   windowKey: string | undefined,
-): { scope: SessionScope; workspace: string | undefined } {
+): BuiltScope {
   const extraRoots = config.get<string[]>('extraStorageRoots', []).filter((root) => typeof root === 'string' && root);
   const all = config.get<string>('scope', 'workspace') === 'all';
   const extras = (): SessionFile[] => extraRoots.flatMap((root) => sessionsUnder(root));
@@ -274,7 +282,7 @@ function windowScope(
   config: vscode.WorkspaceConfiguration,
   log: vscode.LogOutputChannel,
   workspaceStorageDir: string | undefined,
-): { scope: SessionScope; workspace: string | undefined; store: Promise<WindowStore | undefined> } {
+): BuiltScope {
   const configured = config.inspect<string>('remote.localUserDataDir')?.globalValue;
   const store = findWindowStore(context, typeof configured === 'string' && configured ? configured : undefined, log);
   let found: WindowStore | undefined;
