@@ -64,6 +64,18 @@ function assertUncertain(outcome: Outcome, others: string[]): void {
   }
 }
 
+/** A chat that may have nothing saved yet (VS Code saves on a timer, which may or may not have
+ * fired since the request was sent): its own words from the saved copy, or an uncertain answer;
+ * never another chat's words. */
+function assertOwnOrUncertain(outcome: Outcome, others: string[]): void {
+  if (outcome.answer.success === true) {
+    assertCallers(outcome, 'firstRequest');
+    assert.notEqual(outcome.answer.live, true, 'a first request answered from the saved copy');
+  } else {
+    assertUncertain(outcome, others);
+  }
+}
+
 /** Waits until VS Code has saved `session` with at least `requests` requests (every few seconds in
  * the web build) and the Secretary has read it. */
 async function saved(session: string, requests: number): Promise<void> {
@@ -71,14 +83,14 @@ async function saved(session: string, requests: number): Promise<void> {
   await eventually(() => (api.sessions.getSession(session)?.dialog.requests.length ?? 0) >= requests, 20_000, `${session} saved`);
 }
 
-test('chat loop: a new chat in the view, nothing saved yet, is told its answer is uncertain', async () => {
+test('chat loop: a new chat in the view, nothing saved yet, is told its answer is uncertain (or reads its saved copy)', async () => {
   await secretary();
   await focusView();
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
   await focusView();
   const call = await send('get_first_request', {}, 'view-first');
   const outcome = note('new chat in the view: first request', call, 'view-first');
-  assertUncertain(outcome, []);
+  assertOwnOrUncertain(outcome, []);
 }, { timeoutMs: 90_000 });
 
 test('chat loop: the second message of the view chat reads itself, not yet saved', async () => {
@@ -96,7 +108,7 @@ test('chat loop: a chat in an editor answers for itself, not for the chat in the
   const call = await send('get_first_request', {}, 'editor-first');
   const outcome = note('new chat in an editor beside the view chat: first request', call, 'editor-first');
   assert.notEqual(outcome.session, viewSession, 'the editor chat is another session');
-  assertUncertain(outcome, ['view-first', 'view-second']);
+  assertOwnOrUncertain(outcome, ['view-first', 'view-second']);
 }, { timeoutMs: 90_000 });
 
 test('chat loop: the editor chat, still focused, reads its second request', async () => {
@@ -162,10 +174,10 @@ test('chat loop: a request the saved copy holds is answered without VS Code\'s e
   recordMetric('chatLoop.bench.liveCopy.calls', viaLive.length);
   recordMetric('chatLoop.bench.liveCopy.median.ms', Math.round(median(viaLive)));
   recordMetric('chatLoop.bench.withoutToken.median.ms', Math.round(median([...(fromSaved.bench?.withoutToken ?? []), ...(fromLive.bench?.withoutToken ?? [])])));
-  // The first request is saved: none of its 15 calls took a live copy; the running one needed it
-  // at least until VS Code saved it.
+  // The first request is saved: none of its 15 calls took a live copy. The running one needs it
+  // until VS Code's timer saves the chat (every 5 s in the web build), so how many of its calls did
+  // depends on that timer: the unit tests count the exports exactly.
   assert.ok(fromSaved.bench?.answers.every((text) => (JSON.parse(text) as { live?: unknown }).live === false));
-  assert.ok(viaLive.length > 0, 'the running request was read from a live copy');
 }, { timeoutMs: 90_000 });
 
 test('chat loop: two brand-new chats sending their first request at once: neither gets the other one\'s words', async () => {
@@ -197,8 +209,8 @@ test('chat loop: two brand-new chats sending their first request at once: neithe
   const a = note('two new chats at once: the first one (editor)', callA, 'hold-two-a');
   const b = note('two new chats at once: the second one (view, focused)', callB, 'linger two-b');
   assert.notEqual(a.session, b.session, 'two chats');
-  assertUncertain(a, ['two-b']);
-  assertUncertain(b, ['hold-two-a']);
+  assertOwnOrUncertain(a, ['two-b']);
+  assertOwnOrUncertain(b, ['hold-two-a']);
 }, { timeoutMs: 120_000 });
 
 test('chat loop: right and wrong answers, with the caller vs without (the old rule)', async () => {
@@ -231,7 +243,6 @@ test('chat loop: right and wrong answers, with the caller vs without (the old ru
   assert.equal(rows.length, 7, `only ${rows.length} scenarios ran`);
   // Never another chat's words: each answer is the caller's own, or says it is uncertain.
   assert.deepEqual(rows.filter((r) => !r.withCaller && !r.uncertain), []);
-  assert.deepEqual(rows.filter((r) => r.uncertain).map((r) => r.scenario).length, 4, 'the four first requests of brand-new chats');
   // The sidebar's current dialog is the chat that called last (once VS Code has saved it).
   const last = sessionIdOf(calls[calls.length - 1]);
   await eventually(() => api.sessions.getCurrentSessionId() === last, 20_000, 'the last caller as the current dialog');
