@@ -3,7 +3,6 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { WasmCore } from './core/wasm';
-import { readBoundedAsync } from './host/boundedRead';
 import { vscodeHost } from './host/vscodeHost';
 import {
   canonicalKey,
@@ -17,6 +16,9 @@ import {
   type SessionFile,
 } from './sessions/discovery';
 import { agentRoots, agentSessionFiles, agentWatchDirs } from './sessions/agents';
+import { isUriPath, nodeChatStorage, routedChatStorage, type ChatStorage } from './sessions/chatStorage';
+import { chatsAreElsewhere, findWindowStore, TEST_STORE_ENV, type WindowStore } from './sessions/windowStore';
+import { listSessionUris, workspaceFsStorage } from './sessions/workspaceFsStorage';
 import { DialogSessionsService, type HistoryFilter } from './sessions/DialogSessionsService';
 import type { SessionScope } from './sessions/sessionSync';
 import type { StoredDialog } from './sessions/types';
@@ -41,6 +43,9 @@ export interface SecretaryApi {
   tools: ToolListing[];
   /** This workspace's `workspaceStorage/<id>` folder, where VS Code keeps its chat sessions. */
   workspaceStorageDir: string | undefined;
+  /** In a remote window (or the test of one): where the window keeps this workspace's chats, read
+   * through `vscode.workspace.fs`; `undefined` when they are read with Node `fs`. */
+  windowStore: Promise<WindowStore | undefined>;
   activationMs: number;
   /** `performance.now()` of the extension host when this bundle had loaded and when `activate`
    * began: the e2e tests tell VS Code's part of an activation from ours with them. */
@@ -67,7 +72,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   // Tools that need files (flags, content) ask the core's host bridge; example tools by setting.
   core.setHost(vscodeHost(context));
   core.setIncludeExamples(config.get<boolean>('includeExampleTools', false));
-  const built = buildScope(config, userDir, workspaceStorageDir, windowFolderKey());
+  // A remote window keeps its chats on the window's machine: read them through the window.
+  const elsewhere = chatsAreElsewhere() || Boolean(process.env[TEST_STORE_ENV]);
+  const storage: ChatStorage = elsewhere ? routedChatStorage(workspaceFsStorage()) : nodeChatStorage;
+  const built = elsewhere
+    ? windowScope(context, config, log, workspaceStorageDir)
+    : buildScope(config, userDir, workspaceStorageDir, windowFolderKey());
   const { workspace } = built;
   // Other agents' logs (Copilot CLI, Claude Code, Codex) of this folder, unless the `sources`
   // setting leaves them out; their dialogs join this workspace through the folder they name.
@@ -76,13 +86,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   const roots = agentRoots();
   const scope: SessionScope = readAgents
     ? {
-        files: () => [...built.scope.files(), ...agentSessionFiles(roots)],
+        files: async () => [...(await built.scope.files()), ...agentSessionFiles(roots)],
         watchDirs: () => [...built.scope.watchDirs(), ...agentWatchDirs(roots)],
       }
     : built.scope;
   const sessions = new DialogSessionsService(core, scope, log, {
     workspace,
     debounceMs: config.get<number>('watchDebounceMs', 300),
+    storage,
   });
   context.subscriptions.push({ dispose: () => sessions.dispose() });
 
@@ -127,7 +138,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     log.info(`MCP tool registered: ${listing.vscodeName}`);
   }
 
-  registerCommands(context, sessions, core, log, [dialogs]);
+  registerCommands(context, sessions, core, log, [dialogs], storage);
   context.subscriptions.push(...registerDialogCommands(sessions, log));
   // `@secretary`: the core's prompts, rendered on the live sessions.
   let promptListings: PromptListing[] | undefined;
@@ -169,6 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     sessions,
     tools,
     workspaceStorageDir,
+    windowStore: built.store ?? Promise.resolve(undefined),
     activationMs,
     timings: { loadedAt, activateStartedAt: started },
     mcpProvider,
@@ -196,12 +208,20 @@ function windowFolderKey(): string | undefined {
   return folders.length === 1 ? canonicalKey(folders[0].uri.toString()) : undefined;
 }
 
+/** What the session service reads and watches, the workspace key it serves, and (a remote
+ * window) where the window's chats were found. */
+interface BuiltScope {
+  scope: SessionScope;
+  workspace: string | undefined;
+  store?: Promise<WindowStore | undefined>;
+}
+
 function buildScope(
   config: vscode.WorkspaceConfiguration,
   userDir: string,
   workspaceStorageDir: string | undefined,
   windowKey: string | undefined,
-): { scope: SessionScope; workspace: string | undefined } {
+): BuiltScope {
   const extraRoots = config.get<string[]>('extraStorageRoots', []).filter((root) => typeof root === 'string' && root);
   const all = config.get<string>('scope', 'workspace') === 'all';
   const extras = (): SessionFile[] => extraRoots.flatMap((root) => sessionsUnder(root));
@@ -250,6 +270,47 @@ function buildScope(
   };
 }
 
+/**
+ * The scope of a remote window: this workspace's chats in the window's storage folder (read through
+ * `vscode.workspace.fs`, found by `findWindowStore`), Copilot's transcripts in the remote host's
+ * storage folder beside this extension's, and the extra roots (Node `fs`, the remote host's). The
+ * workspace key is the window's folder as the remote host spells it, which the other agents' logs
+ * on that host name too.
+ */
+function windowScope(
+  context: vscode.ExtensionContext,
+  config: vscode.WorkspaceConfiguration,
+  log: vscode.LogOutputChannel,
+  workspaceStorageDir: string | undefined,
+): BuiltScope {
+  const configured = config.inspect<string>('remote.localUserDataDir')?.globalValue;
+  const store = findWindowStore(context, typeof configured === 'string' && configured ? configured : undefined, log);
+  let found: WindowStore | undefined;
+  void store.then((s) => (found = s));
+  const workspace = windowFolderKey() ?? (workspaceStorageDir ? `remote-window:${path.basename(workspaceStorageDir)}` : EMPTY_WINDOW);
+  const extraRoots = config.get<string[]>('extraStorageRoots', []).filter((root) => typeof root === 'string' && root);
+  const transcripts = workspaceStorageDir ? path.join(workspaceStorageDir, 'GitHub.copilot-chat', 'transcripts') : undefined;
+  return {
+    workspace,
+    store,
+    scope: {
+      files: async () => {
+        found = await store;
+        const chats = found ? await listSessionUris(vscode.Uri.joinPath(found.storage, 'chatSessions')) : [];
+        return [
+          ...chats.map((file) => ({ path: file, workspace, kind: 'native' as const })),
+          ...(transcripts ? listSessionFiles(transcripts).map((file) => ({ path: file, workspace, kind: 'transcript' as const })) : []),
+          ...extraRoots.flatMap((root) => sessionsUnder(root)),
+        ];
+      },
+      watchDirs: () => [
+        ...(found ? [found.storage.toString(), vscode.Uri.joinPath(found.storage, 'chatSessions').toString()] : []),
+        ...(workspaceStorageDir && transcripts ? [workspaceStorageDir, path.dirname(transcripts), transcripts] : []),
+      ],
+    },
+  };
+}
+
 function sessionDirs(storageDir: string): string[] {
   return [path.join(storageDir, 'chatSessions'), path.join(storageDir, 'GitHub.copilot-chat', 'transcripts')];
 }
@@ -271,6 +332,7 @@ function registerCommands(
   core: WasmCore,
   log: vscode.LogOutputChannel,
   trees: ChatMonitorTreeProvider[],
+  storage: ChatStorage,
 ): void {
   const summary = (entry: StoredDialog | undefined) => entry ?? null;
   context.subscriptions.push(
@@ -290,7 +352,7 @@ function registerCommands(
         return;
       }
       try {
-        const bytes = await readBoundedAsync(node.entry.path, { maxBytes: core.run((_h, m) => m.maxSessionBytes()) });
+        const bytes = await storage.read(node.entry.path, 0, core.run((_h, m) => m.maxSessionBytes()));
         const details = JSON.parse(
           core.run((_h, m) => m.responseDetails(path.basename(node.entry.path), bytes, node.request.index)),
         ) as { markdown: string };
@@ -303,7 +365,9 @@ function registerCommands(
     vscode.commands.registerCommand(`${CONFIG}.openSessionFile`, async (node?: SecretaryNode) => {
       const file = dialogOf(node)?.path ?? sessions.getCurrentDialog()?.path;
       if (file) {
-        await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+        await vscode.window.showTextDocument(isUriPath(file) ? vscode.Uri.parse(file, true) : vscode.Uri.file(file), {
+          preview: true,
+        });
       }
     }),
     // The commands API other extensions call (as the TypeScript extension of this name offers).

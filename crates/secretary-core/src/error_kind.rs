@@ -22,6 +22,8 @@ pub enum ErrorKind {
     // The calling chat.
     LivePending,
     CallerNotFound,
+    /// The calling chat has nothing saved and its live copy cannot be proven to be its own.
+    CallerUncertain,
     UnknownCaller,
     UnsupportedChat,
     // The host and its I/O.
@@ -57,6 +59,7 @@ impl ErrorKind {
         ErrorKind::OwnTool,
         ErrorKind::LivePending,
         ErrorKind::CallerNotFound,
+        ErrorKind::CallerUncertain,
         ErrorKind::UnknownCaller,
         ErrorKind::UnsupportedChat,
         ErrorKind::Unavailable,
@@ -88,6 +91,7 @@ impl ErrorKind {
             ErrorKind::OwnTool => "own_tool",
             ErrorKind::LivePending => "live_pending",
             ErrorKind::CallerNotFound => "caller_not_found",
+            ErrorKind::CallerUncertain => "caller_uncertain",
             ErrorKind::UnknownCaller => "unknown_caller",
             ErrorKind::UnsupportedChat => "unsupported_chat",
             ErrorKind::Unavailable => "unavailable",

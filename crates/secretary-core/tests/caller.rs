@@ -87,17 +87,52 @@ fn without_a_token_the_most_recent_dialog_answers_and_says_so() {
 }
 
 #[test]
-fn a_calling_chat_asks_the_host_for_its_live_copy_first() {
+fn a_calling_chat_asks_the_host_for_its_live_copy_when_the_saved_copy_lacks_the_request() {
     let store = store();
+    // A has two saved requests: the third can only be in the live chat.
     let out = call(
         &store,
-        "get_first_request",
-        json!({}),
+        "get_request",
+        json!({"index": 3}),
         Some(&local("a")),
         None,
     );
     assert_eq!(out["success"], false);
     assert_eq!(out["error_type"], "live_pending");
+    // So can anything of a chat with nothing saved.
+    let out = call(
+        &store,
+        "get_first_request",
+        json!({}),
+        Some(&local("c")),
+        None,
+    );
+    assert_eq!(out["error_type"], "live_pending");
+}
+
+/// The export costs 20-130 ms a call in VS Code: a request the saved copy holds is answered
+/// without it, and the answer says the newest requests are not counted.
+#[test]
+fn a_saved_request_is_answered_without_a_live_copy() {
+    let store = store();
+    for (tool, args, field, text) in [
+        (
+            "get_first_request",
+            json!({}),
+            "firstRequest",
+            "First words of A",
+        ),
+        ("get_request", json!({"index": 2}), "request", "Second of A"),
+    ] {
+        let out = call(&store, tool, args, Some(&local("a")), None);
+        assert_eq!(out["success"], true, "{out}");
+        assert_eq!(out["sessionId"], "a");
+        assert_eq!(out[field], text);
+        assert_eq!(out["dialogFrom"], "caller");
+        assert_eq!(out["live"], false);
+        let behind = out["behind"].as_str().unwrap_or_default();
+        assert!(behind.contains("no live copy was taken"), "{behind}");
+    }
 }
 
 #[test]
@@ -156,25 +191,47 @@ fn another_chats_live_copy_is_refused_and_the_saved_copy_answers() {
     assert!(!out.to_string().contains("B running"));
 }
 
+/// Two brand-new chats running at once (VS Code 1.139.1: C in an editor, D in the view, each
+/// sending its first request within a second): the focused one's copy is unknown and running for
+/// both, so it proves nothing. Neither is answered from it: the answer says it is uncertain.
 #[test]
-fn a_new_chat_with_no_file_is_answered_from_its_live_copy() {
+fn two_new_chats_at_once_get_an_uncertain_answer_never_the_other_ones_words() {
     let store = store();
-    let live = LiveCopy::Export(export(vec![request(
-        "c1",
-        10_000,
-        "Brand-new chat's first words",
-        2,
-    )]));
+    let focused_is_d = LiveCopy::Export(export(vec![request("d1", 10_000, "D's first words", 2)]));
+    let focused_is_c = LiveCopy::Export(export(vec![request("c1", 10_000, "C's first words", 2)]));
+    for (caller, live, words) in [
+        ("c", &focused_is_d, "D's first words"),
+        ("d", &focused_is_d, "D's first words"),
+        ("c", &focused_is_c, "C's first words"),
+    ] {
+        for (tool, args) in [
+            ("get_first_request", json!({})),
+            ("get_request", json!({"index": 1})),
+        ] {
+            let out = call(&store, tool, args, Some(&local(caller)), Some(live));
+            assert_eq!(out["success"], false, "{out}");
+            assert_eq!(out["error_type"], "caller_uncertain", "{out}");
+            assert!(out.get("live").is_none(), "never live: {out}");
+            assert!(!out.to_string().contains(words), "{out}");
+            assert!(out["error"].as_str().unwrap().contains("not saved yet"));
+        }
+    }
+    // Once VS Code has saved C, C's copy extends the saved file: exact, and live.
+    let mut store = store;
+    let bytes = session("c", vec![request("c1", 10_000, "C's first words", 2)]);
+    let meta = FileMeta {
+        size: bytes.len() as u64,
+        mtime_ms: 1.0,
+    };
+    store.apply("/s/c.json", Some(WS), meta, 0, &bytes).unwrap();
     let out = call(
         &store,
-        "get_first_request",
-        json!({}),
+        "get_request",
+        json!({"index": 1}),
         Some(&local("c")),
-        Some(&live),
+        Some(&focused_is_c),
     );
-    assert_eq!(out["success"], true, "{out}");
-    assert_eq!(out["sessionId"], "c");
-    assert_eq!(out["firstRequest"], "Brand-new chat's first words");
+    assert_eq!(out["request"], "C's first words");
     assert_eq!(out["live"], true);
 }
 
@@ -199,7 +256,7 @@ fn a_new_chat_never_gets_a_known_dialogs_words() {
         .as_str()
         .unwrap()
         .contains("another dialog (b)"));
-    // An idle unknown chat is not the caller either: the caller is running a request.
+    // An unknown chat, idle or not, proves nothing either: uncertain, its words never given.
     let idle = LiveCopy::Export(export(vec![request("d1", 9_000, "Idle chat", 1)]));
     let out = call(
         &store,
@@ -208,7 +265,7 @@ fn a_new_chat_never_gets_a_known_dialogs_words() {
         Some(&local("c")),
         Some(&idle),
     );
-    assert_eq!(out["error_type"], "caller_not_found");
+    assert_eq!(out["error_type"], "caller_uncertain");
     assert!(!out.to_string().contains("Idle chat"));
 }
 
@@ -303,11 +360,12 @@ fn a_session_id_argument_wins_over_the_caller() {
     );
     assert_eq!(out["sessionId"], "b");
     assert_eq!(out["dialogFrom"], "argument");
-    // Naming the caller's own session is the caller's rule (with its live copy).
+    // Naming the caller's own session is the caller's rule (with its live copy when the saved
+    // copy lacks the request).
     let out = call(
         &store,
-        "get_first_request",
-        json!({"sessionId": "a"}),
+        "get_request",
+        json!({"sessionId": "a", "index": 3}),
         Some(&local("a")),
         None,
     );

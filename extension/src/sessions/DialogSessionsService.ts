@@ -1,6 +1,7 @@
 import type { CallContext } from '../chat/caller';
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
+import type { ChatStorage } from './chatStorage';
 import { SessionSync, type SessionScope, type SyncReport } from './sessionSync';
 import type { DialogStatus, StoredDialog } from './types';
 
@@ -23,6 +24,8 @@ export interface DialogSessionsOptions {
   /** Reads up to this many bytes synchronously during a full sync (`SessionSync`; 0: all
    * asynchronous). */
   syncReadLimit?: number;
+  /** Where session files are read (default: Node `fs`; a remote window: the window's files too). */
+  storage?: ChatStorage;
 }
 
 /**
@@ -56,7 +59,7 @@ export class DialogSessionsService {
     this.workspace = options.workspace;
     this.resolveWorkspace = options.resolveWorkspace;
     this.readyTimeoutMs = options.readyTimeoutMs ?? 10_000;
-    this.sync = new SessionSync(core, scope, log, options.debounceMs ?? 300, options.syncReadLimit);
+    this.sync = new SessionSync(core, scope, log, options.debounceMs ?? 300, options.syncReadLimit, options.storage);
     core.onDidReset(() => {
       core.run((h) => h.setReady(this.readyFlag));
       // Not here: the host's own reset listeners (tool names, settings) must run first.

@@ -25,7 +25,7 @@ export interface WorkspaceStorage {
 export const EMPTY_WINDOW = 'empty-window';
 
 /** VS Code builds whose user-data folders are looked for by default. */
-const PRODUCTS = ['Code', 'Code - Insiders', 'VSCodium', 'VSCodium - Insiders', 'Code - OSS', 'Cursor'];
+export const PRODUCTS = ['Code', 'Code - Insiders', 'VSCodium', 'VSCodium - Insiders', 'Code - OSS', 'Cursor'];
 
 /**
  * The default VS Code user-data folders (the folder holding `User/`) for this platform: desktop

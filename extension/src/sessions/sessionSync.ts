@@ -1,16 +1,14 @@
-import * as fs from 'fs';
-import * as path from 'path';
-
 import { CoreTrapError, type WasmCore } from '../core/wasm';
-import { kindOf, readBounded, readBoundedAsync } from '../host/boundedRead';
 import type { Logger } from '../log';
+import { nodeChatStorage, type ChatStorage, type StorageStat, type StorageWatcher } from './chatStorage';
 import type { SessionFile } from './discovery';
 import { Quarantine, ResetBackoff } from './quarantine';
 
-/** What to read and watch: given by the host (extension scope setting, CLI/MCP flags). */
+/** What to read and watch: given by the host (extension scope setting, CLI/MCP flags). Paths are
+ * those of the `ChatStorage` the sync reads with (paths of this machine, or URI strings). */
 export interface SessionScope {
   /** The session files that exist now. */
-  files(): SessionFile[];
+  files(): SessionFile[] | Promise<SessionFile[]>;
   /** Folders whose changes may add, change or remove session files. */
   watchDirs(): string[];
   /** Folders of the scope that exist but could not be listed at the last `files()`, with why. */
@@ -36,7 +34,7 @@ export interface SyncReport {
 export class SessionSync {
   private known = new Map<string, SessionFile>();
   private readonly errors = new Map<string, string>();
-  private watchers = new Map<string, fs.FSWatcher>();
+  private watchers = new Map<string, StorageWatcher>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<SyncReport> | undefined;
   private again = false;
@@ -65,6 +63,8 @@ export class SessionSync {
     /** Files (or appended tails) up to this many bytes are read synchronously by a full sync; 0:
      * every read is asynchronous (with read-ahead), as before issue 19. */
     private readonly syncReadLimit = SYNC_READ_LIMIT,
+    /** Where the files are read: Node `fs`, or (a remote window) the window's files too. */
+    private readonly storage: ChatStorage = nodeChatStorage,
   ) {
     // A trapped core lost its state: feed everything again, at once after a first reset and later and
     // later while resets keep coming (a tool call meanwhile still reads what it needs: `freshen`).
@@ -150,14 +150,14 @@ export class SessionSync {
     for (const file of paths) {
       const known = this.known.get(file);
       if (!known) {
-        if (fs.existsSync(file)) {
+        if (await this.storage.exists(file)) {
           // A file the last listing did not have: only a listing tells its workspace and kind.
           await this.sync();
           return;
         }
         continue;
       }
-      if (!fs.existsSync(file)) {
+      if (!(await this.storage.exists(file))) {
         this.known.delete(file);
         this.errors.delete(file);
         this.core.run((h) => h.remove(file));
@@ -186,7 +186,7 @@ export class SessionSync {
       this.timer = undefined;
     }
     for (const watcher of this.watchers.values()) {
-      watcher.close();
+      watcher.dispose();
     }
     this.watchers.clear();
   }
@@ -199,12 +199,12 @@ export class SessionSync {
     const before = this.core.run((h) => h.generation());
     const report: SyncReport = { files: 0, read: 0, skipped: 0, failed: 0, removed: 0, ms: 0 };
     const current = new Map<string, SessionFile>();
-    for (const file of this.scope.files()) {
+    for (const file of await this.listScope()) {
       current.set(file.path, file);
     }
     report.files = current.size;
     const files = [...current.values()];
-    if (this.syncReadLimit > 0) {
+    if (this.syncReadLimit > 0 && this.storage.sync) {
       // Small files are stat'ed and read synchronously, in slices of SLICE_MS between which the
       // event loop runs: a session file is a few KB to a few MB, and one promise round trip
       // through libuv's thread pool per stat/open/read/close cost several times the system calls
@@ -216,7 +216,7 @@ export class SessionSync {
           await new Promise((resolve) => setImmediate(resolve));
           slice = performance.now();
         }
-        const prepared = this.prepareSync(file) ?? (await this.prepare(file));
+        const prepared = this.prepareSync(file, this.storage.sync) ?? (await this.prepare(file));
         report[await this.syncFile(file, prepared)] += 1;
       }
     } else {
@@ -253,6 +253,18 @@ export class SessionSync {
     return report;
   }
 
+  /** The scope's files; a scope that cannot be listed now (a remote window's storage that did not
+   * answer) counts as unchanged for this sync, and the next one tries again. */
+  private async listScope(): Promise<SessionFile[]> {
+    try {
+      return await this.scope.files();
+    } catch (err) {
+      this.log.warn(`cannot list the chat sessions: ${err instanceof Error ? err.message : String(err)}`);
+      this.needsFullSync = true;
+      return [...this.known.values()];
+    }
+  }
+
   private notify(): void {
     for (const listener of [...this.listeners]) {
       listener();
@@ -261,9 +273,9 @@ export class SessionSync {
 
   /** `prepare`, synchronously, when the core's plan asks for at most `syncReadLimit` bytes;
    * `undefined` when it asks for more (read those asynchronously). */
-  private prepareSync(file: SessionFile): Prepared | undefined {
+  private prepareSync(file: SessionFile, sync: NonNullable<ChatStorage['sync']>): Prepared | undefined {
     try {
-      const stat = fs.statSync(file.path);
+      const stat = sync.stat(file.path);
       const first = this.beforeRead(file, stat);
       if (first.kind !== 'read') {
         return first;
@@ -271,7 +283,7 @@ export class SessionSync {
       if (stat.size - first.offset > this.syncReadLimit) {
         return undefined;
       }
-      const bytes = readBounded(file.path, { maxBytes: this.maxBytes(), offset: first.offset, statSizeOnly: true });
+      const bytes = sync.read(file.path, first.offset, this.maxBytes());
       return { ...first, bytes };
     } catch (err) {
       return { kind: 'error', err };
@@ -283,9 +295,9 @@ export class SessionSync {
    * over the core's size cap, quarantined), or read from an offset. The size cap is checked here, on
    * the stat: a 600 MB file is never read only to be refused (issue 27).
    */
-  private beforeRead(file: SessionFile, stat: fs.Stats): Prepared {
-    if (!stat.isFile()) {
-      return { kind: 'error', err: new Error(`not a regular file (${kindOf(stat)})`) };
+  private beforeRead(file: SessionFile, stat: StorageStat): Prepared {
+    if (stat.notAFile !== undefined) {
+      return { kind: 'error', err: new Error(`not a regular file (${stat.notAFile})`) };
     }
     const held = this.quarantine.why(file.path, stat.size, stat.mtimeMs);
     if (held) {
@@ -310,12 +322,12 @@ export class SessionSync {
   /** Stats `file` and reads what the core's plan asks for (nothing when it is unchanged). */
   private async prepare(file: SessionFile): Promise<Prepared> {
     try {
-      const stat = await fs.promises.stat(file.path);
+      const stat = await this.storage.stat(file.path);
       const first = this.beforeRead(file, stat);
       if (first.kind !== 'read') {
         return first;
       }
-      const bytes = await readBoundedAsync(file.path, { maxBytes: this.maxBytes(), offset: first.offset, statSizeOnly: true });
+      const bytes = await this.storage.read(file.path, first.offset, this.maxBytes());
       return { ...first, bytes };
     } catch (err) {
       return { kind: 'error', err };
@@ -353,7 +365,7 @@ export class SessionSync {
           throw err;
         }
         offset = 0;
-        bytes = await readBoundedAsync(file.path, { maxBytes: this.maxBytes(), statSizeOnly: true });
+        bytes = await this.storage.read(file.path, 0, this.maxBytes());
       }
       this.errors.delete(file.path);
       return 'read';
@@ -371,7 +383,7 @@ export class SessionSync {
     const wanted = new Set(this.scope.watchDirs());
     for (const [dir, watcher] of this.watchers) {
       if (!wanted.has(dir)) {
-        watcher.close();
+        watcher.dispose();
         this.watchers.delete(dir);
       }
     }
@@ -379,21 +391,22 @@ export class SessionSync {
       if (this.watchers.has(dir)) {
         continue;
       }
-      try {
-        const watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
+      const watcher = this.storage.watch(
+        dir,
+        (name) => {
           if (mayConcernSessions(name)) {
             this.noteChange(dir, name);
             this.schedule();
           }
-        });
-        watcher.on('error', () => {
-          watcher.close();
+        },
+        () => {
           this.watchers.delete(dir);
           this.needsFullSync = true;
-        });
+        },
+      );
+      // Without one the folder does not exist (yet); its parent is watched and a sync retries.
+      if (watcher) {
         this.watchers.set(dir, watcher);
-      } catch {
-        // The folder does not exist (yet); its parent is watched and a sync retries.
       }
     }
   }
@@ -404,8 +417,8 @@ export class SessionSync {
   }
 
   /** Notes what a watcher event says: a known session file, or something only a listing can tell. */
-  private noteChange(dir: string, name: string | Buffer | null | undefined): void {
-    const file = name === null || name === undefined ? undefined : path.join(dir, name.toString());
+  private noteChange(dir: string, name: string | undefined): void {
+    const file = name === undefined ? undefined : this.storage.join(dir, name);
     if (file !== undefined && this.known.has(file)) {
       this.dirty.add(file);
     } else {

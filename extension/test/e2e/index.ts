@@ -14,9 +14,11 @@ import './memory.test';
 import './participant.test';
 import './libraryDocs.test';
 import './gitExtension.test';
+import './remoteWindow.test';
 import './chatLoop.test';
 import './sidebar.test';
 import './settings.test';
+import './instructions.test';
 // Last: it reloads the window (the tests after it would run in a new extension host).
 import './reload.test';
 

@@ -137,20 +137,25 @@ test('the calling chat answers, not the most recent one, with the request not sa
     assert.equal(service.getCurrentSessionId(), JSONL, 'the most recent dialog is the .jsonl one');
     const saved = idsOf(service, JSON_ID);
     const call = from(JSON_ID, () => exported([...saved, { id: 'live-1', text: 'Sent half a second ago', running: true }]));
+    // The first request is saved: answered without a live copy.
     const first = JSON.parse(await service.invokeTool('get_first_request', {}, call)) as Record<string, unknown>;
     assert.equal(first.sessionId, JSON_ID);
     assert.equal(first.dialogFrom, 'caller');
-    assert.equal(first.live, true);
-    assert.equal(first.requestsCount, saved.length + 1);
+    assert.equal(first.live, false);
+    assert.match(String(first.behind), /no live copy was taken/);
+    assert.equal(call.taken, 0, 'no export for a saved request');
+    // The request sent a moment ago is only in the live copy.
     const last = JSON.parse(await service.invokeTool('get_request', { index: saved.length + 1 }, call)) as Record<string, unknown>;
     assert.equal(last.request, 'Sent half a second ago');
-    assert.equal(call.taken, 2, 'one live copy per call that needs it');
+    assert.equal(last.live, true);
+    assert.equal(last.totalRequests, saved.length + 1);
+    assert.equal(call.taken, 1, 'one live copy per call that needs it');
     // The sidebar's current dialog follows the caller.
     assert.equal(service.getCurrentSessionId(), JSON_ID);
     // Tools that do not read the caller's dialog never take a copy.
     await service.invokeTool('list_dialogs', {}, call);
     await service.invokeTool('get_first_request', { sessionId: JSONL }, call);
-    assert.equal(call.taken, 2);
+    assert.equal(call.taken, 1);
   } finally {
     samples.cleanup();
   }
@@ -163,30 +168,34 @@ test("another chat's live copy is refused: the saved copy answers and says it ma
     await service.start(false);
     const other = idsOf(service, JSONL);
     const call = from(JSON_ID, () => exported([...other, { id: 'x', text: 'the other chat is running', running: true }]));
-    const answer = JSON.parse(await service.invokeTool('get_request', { index: 1 }, call)) as Record<string, unknown>;
-    assert.equal(answer.sessionId, JSON_ID);
-    assert.equal(answer.live, false);
-    assert.match(String(answer.behind), /not the calling chat/);
+    // A request past the saved ones needs the live copy, which is the other chat's.
+    const answer = JSON.parse(await service.invokeTool('get_request', { index: 99 }, call)) as Record<string, unknown>;
+    assert.equal(answer.success, false);
+    assert.match(String(answer.error), /exceeds total requests .*may not be saved yet: .*not the calling chat/);
+    assert.equal(call.taken, 1);
     assert.doesNotMatch(JSON.stringify(answer), /the other chat is running/);
     // An export that failed or timed out: the same honest answer.
     const failed = from(JSON_ID, () => ({ error: 'VS Code wrote no live copy within 2000 ms' }));
-    const again = JSON.parse(await service.invokeTool('get_first_request', {}, failed)) as Record<string, unknown>;
-    assert.equal(again.sessionId, JSON_ID);
-    assert.match(String(again.behind), /within 2000 ms/);
+    const again = JSON.parse(await service.invokeTool('get_request', { index: 99 }, failed)) as Record<string, unknown>;
+    assert.equal(again.success, false);
+    assert.match(String(again.error), /within 2000 ms/);
+    assert.equal(failed.taken, 1);
   } finally {
     samples.cleanup();
   }
 });
 
-test('a brand-new chat with no file gets its own first request, never the previous dialog', async () => {
+test('a brand-new chat with no file is told its answer is uncertain, never given the previous dialog', async () => {
   const samples = copySamples();
   try {
     const { service } = open(samples.dir);
     await service.start(false);
+    // Its own copy or another new chat's: nothing tells them apart, so neither is used.
     const fresh = from('brand-new', () => exported([{ id: 'n1', text: 'My very first words here', running: true }]));
     const first = JSON.parse(await service.invokeTool('get_first_request', {}, fresh)) as Record<string, unknown>;
-    assert.equal(first.sessionId, 'brand-new');
-    assert.equal(first.firstRequest, 'My very first words here');
+    assert.equal(first.success, false);
+    assert.equal(first.error_type, 'caller_uncertain');
+    assert.doesNotMatch(JSON.stringify(first), /My very first words/);
     // Focus is on a known dialog: its words must not answer for the new chat.
     const known = idsOf(service, JSONL);
     const wrong = from('brand-new', () => exported([...known, { id: 'k', text: 'running', running: true }]));

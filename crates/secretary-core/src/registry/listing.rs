@@ -271,6 +271,39 @@ mod tests {
         );
     }
 
+    /// VS Code's tool guidance asks a description to say when a tool is the wrong choice; the
+    /// dialog tools, which a model could otherwise call on every turn, say it.
+    #[test]
+    fn the_dialog_tools_say_when_not_to_use_them() {
+        for name in [
+            "get_first_request",
+            "get_request",
+            "list_dialogs",
+            "search_requests",
+        ] {
+            let tool = crate::tools::ALL
+                .iter()
+                .find(|t| t.spec.name == name)
+                .expect("a dialog tool");
+            assert!(!tool.spec.when_not_to_use.is_empty(), "{name}");
+            let text = description(&tool.spec);
+            let section = text
+                .split("Do not use it when:\n")
+                .nth(1)
+                .unwrap_or_else(|| panic!("{name} lacks the section"));
+            for line in tool.spec.when_not_to_use {
+                assert!(section.contains(&format!("- {line}\n")), "{name}: {line}");
+            }
+            assert!(text.contains("Returns: "), "{name}");
+        }
+        // A tool without such lines has no empty section.
+        let plain = crate::tools::ALL
+            .iter()
+            .find(|t| t.spec.when_not_to_use.is_empty())
+            .expect("a tool without the section");
+        assert!(!description(&plain.spec).contains("Do not use it when:"));
+    }
+
     #[test]
     fn every_tool_description_has_the_four_sections() {
         for tool in crate::tools::ALL {

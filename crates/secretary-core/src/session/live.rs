@@ -9,10 +9,13 @@
 //!
 //! The export carries no session id and comes from whichever chat had focus last, which is not
 //! always the caller. So the core accepts it only when it can prove it is the caller's
-//! ([`merge_live`]): its request ids must extend the saved file's, or, for a chat with nothing
-//! saved yet, belong to no session the store knows and end with a running request. Anything else
-//! is refused with a reason, and the tools answer from the saved copy and say it may be behind:
-//! never with another dialog's words.
+//! ([`merge_live`]): its request ids must extend the saved file's. A chat with nothing saved yet
+//! has nothing to compare with, and nothing else ties a copy to it: VS Code hands a tool no
+//! request id (only to extensions using proposed API) and the export names no session. Two new
+//! chats running at once would each take the focused one's copy for their own (seen in VS Code
+//! 1.139.1, 3 of 3), so such a copy is never used: the answer says it is uncertain
+//! ([`Refusal::uncertain`]). Anything refused leaves the saved copy to answer, saying it may be
+//! behind: never with another dialog's words.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -129,6 +132,24 @@ pub struct LiveDialog {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal(pub String);
 
+/// Why the live copy of a chat with nothing saved is not used.
+const UNTIED: &str = "nothing of the calling chat is saved yet, and VS Code's live copy (of the last \
+                      focused chat) carries nothing that ties it to the calling chat: another new chat \
+                      running at the same time could be the one it shows";
+
+impl Refusal {
+    /// The refusal of a copy that may well be the caller's but cannot be proven to be (the chat
+    /// has nothing saved): the tools then answer `caller_uncertain`.
+    pub fn uncertain() -> Refusal {
+        Refusal(UNTIED.into())
+    }
+
+    /// Whether this is [`Refusal::uncertain`].
+    pub fn is_uncertain(&self) -> bool {
+        self.0 == UNTIED
+    }
+}
+
 /// The largest live copy the core parses (an export is one chat, not a history of them).
 pub const MAX_LIVE_BYTES: usize = 64 * 1024 * 1024;
 
@@ -148,18 +169,14 @@ pub fn merge_live(
     let live_keys: Vec<Key> = live.requests.iter().map(Key::of).collect();
     let saved_requests = saved.map_or(&[][..], |s| &s.dialog.requests[..]);
     if saved_requests.is_empty() {
-        // Nothing saved to compare with: the copy must be a chat the store does not know, in the
-        // middle of a request (the caller is running one: that is how it called the tool).
+        // Nothing saved to compare with. A copy of a known dialog is plainly another chat; any
+        // other is unknown and running for every new chat at once, so it proves nothing.
         if let Some(owner) = known_owner(store, session_id, &live_keys) {
             return Err(Refusal(format!(
                 "the last focused chat is another dialog ({owner})"
             )));
         }
-        if !running(&live) {
-            return Err(Refusal(
-                "the last focused chat is not running a request, so it is not the caller".into(),
-            ));
-        }
+        return Err(Refusal::uncertain());
     } else {
         let saved_keys: Vec<Key> = saved_requests.iter().map(Key::of).collect();
         if live_keys.len() < saved_keys.len() || live_keys[..saved_keys.len()] != saved_keys[..] {
@@ -214,18 +231,6 @@ fn known_owner(store: &SessionStore, session_id: &str, keys: &[Key]) -> Option<S
                 .any(|r| r.request_id.as_deref().is_some_and(|id| ids.contains(&id)))
         })
         .map(|s| s.dialog.session_id.clone())
-}
-
-/// Whether the copy's last request is still being answered. VS Code's export writes a running
-/// request as cancelled (`modelState` 2) with no `completedAt`; the reader reads that as
-/// canceled, so both count here.
-fn running(live: &Dialog) -> bool {
-    live.requests.last().is_some_and(|r| {
-        matches!(
-            r.status,
-            RequestStatus::InProgress | RequestStatus::Canceled
-        )
-    })
 }
 
 /// The saved dialog (or a new one) with the live requests, the running request marked in

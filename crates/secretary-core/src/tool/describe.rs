@@ -1,6 +1,7 @@
 //! Generated tool descriptions. One text, built from a [`ToolSpec`], feeds `package.json`
 //! (`modelDescription`), MCP `tools/list` and `tool_describe`, in four sections: purpose and when
-//! to use it, the JSON Schema, usage, and concrete examples.
+//! to use it (and, where a spec says, when not to), the JSON Schema, usage with what it returns, and
+//! concrete examples.
 
 use std::fmt::Write;
 
@@ -48,6 +49,12 @@ pub fn description(spec: &ToolSpec) -> String {
     out.push_str("\n\nUse this tool when:\n");
     for line in spec.when_to_use {
         let _ = writeln!(out, "- {line}");
+    }
+    if !spec.when_not_to_use.is_empty() {
+        out.push_str("\nDo not use it when:\n");
+        for line in spec.when_not_to_use {
+            let _ = writeln!(out, "- {line}");
+        }
     }
     out.push_str("\nInput schema:\n```json\n");
     out.push_str(&serde_json::to_string_pretty(&schema).unwrap_or_default());

@@ -25,6 +25,10 @@ pub struct ToolSpec {
     pub summary: &'static str,
     /// Situations in which an agent should call it.
     pub when_to_use: &'static [&'static str],
+    /// Situations in which it should not (VS Code's tool guidance: say when a tool is the wrong
+    /// choice, so a model does not call it out of habit or instead of a better tool). Empty: the
+    /// description has no such section.
+    pub when_not_to_use: &'static [&'static str],
     /// How to call it well: argument advice, follow-ups.
     pub usage: &'static str,
     /// The shape of a successful result.
@@ -58,6 +62,7 @@ impl ToolSpec {
         display_name: "",
         summary: "",
         when_to_use: &[],
+        when_not_to_use: &[],
         usage: "",
         returns: "",
         examples: &[],

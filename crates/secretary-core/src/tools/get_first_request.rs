@@ -32,6 +32,12 @@ pub static TOOL: ToolDef = ToolDef {
             "The conversation history was summarized or compressed and you need the user's original goal.",
             "You want to check the current work still matches what the user first asked for.",
             "You need the id and request count of the current dialog before reading a specific request.",
+            "You are about to report a task done: check the result against the user's own words first.",
+        ],
+        when_not_to_use: &[
+            "The user's first message is still in your context word for word: read it there.",
+            "You need the full text or a later request: use `get_request` (this answers an 80-character preview).",
+            "You look for something the user said in another chat: use `search_requests`.",
         ],
         usage: "Call it without arguments for the current dialog: in VS Code the chat you are called from \
                 (live, with requests not saved yet), elsewhere the most recent dialog of this workspace; \
@@ -42,7 +48,9 @@ pub static TOOL: ToolDef = ToolDef {
                   \"dialogFrom\": \"caller\", \"live\": true}` (`timestamp`: Unix milliseconds, `time`: the same \
                   in ISO 8601; `dialogFrom`: `caller`, `mostRecent` or `argument`; `live: false` comes with \
                   `behind`, why the answer may miss the newest requests); on failure \
-                  `{\"success\": false, \"error\": \"No active dialog found\"}`.",
+                  `{\"success\": false, \"error\": \"No active dialog found\"}` (`error_type: \"caller_uncertain\"`: \
+                  this chat has nothing saved yet and cannot be told apart from another new chat; call again \
+                  in a moment).",
         examples: &[
             Example { args: "{}", shows: "the first request of the current dialog" },
             Example {
@@ -57,7 +65,7 @@ pub static TOOL: ToolDef = ToolDef {
 };
 
 fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
-    let resolved = resolve_dialog(ctx, args.session_id.as_deref())?;
+    let resolved = resolve_dialog(ctx, args.session_id.as_deref(), 1)?;
     let stored = &*resolved.stored;
     if !stored.available {
         return Err(ToolResult::error(errors::NO_CHAT_DATA));

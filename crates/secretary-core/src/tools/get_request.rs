@@ -40,6 +40,11 @@ pub static TOOL: ToolDef = ToolDef {
             "A summary mentions a request and you want its full text (code, paths, constraints).",
             "You are reviewing every request of a dialog in order: call it with index 1, 2, 3...",
         ],
+        when_not_to_use: &[
+            "The request is still in your context word for word: the call adds nothing.",
+            "You do not know which request says it: `search_requests` finds it without reading them all.",
+            "You want what was answered or changed: it returns the user's words only, not the replies.",
+        ],
         usage: "Pass `index` counting from 1; `get_first_request` tells how many requests the dialog has \
                 (`requestsCount`). Omit `sessionId` for the current dialog: the chat or agent session you are \
                 called from, including the request running now (elsewhere the most recent dialog of this \
@@ -106,7 +111,7 @@ fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
         map.insert("index".into(), json!(index));
     }
     let args: Args = parse_args(&normalized)?;
-    let resolved = resolve_dialog(ctx, args.session_id.as_deref())?;
+    let resolved = resolve_dialog(ctx, args.session_id.as_deref(), index)?;
     let stored = &*resolved.stored;
     if !stored.available {
         return Err(ToolResult::error(errors::NO_CHAT_DATA));

@@ -34,6 +34,10 @@ pub static TOOL: ToolDef = ToolDef {
             "The user refers to \"the chat from yesterday\" or \"where we discussed X\".",
             "You want an overview of recent work in this workspace.",
         ],
+        when_not_to_use: &[
+            "You want the chat you are in: the dialog tools answer for it without a `sessionId`.",
+            "You look for something the user said: `search_requests` finds the request itself.",
+        ],
         usage: "Call it bare for the 20 most recent dialogs; pass `query` to keep dialogs mentioning those words \
                 and `limit` for more or fewer. Use a returned `sessionId` with `get_request`.",
         returns: "`{\"success\": true, \"dialogs\": [{\"sessionId\", \"title\", \"created\", \"lastActivity\", \

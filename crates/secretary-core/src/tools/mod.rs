@@ -70,6 +70,10 @@ impl<'a> Resolved<'a> {
     }
 }
 
+/// Why a calling chat's saved copy answered without a live copy.
+const SAVED_ANSWERS: &str = "the request asked for is saved, so no live copy was taken \
+                            (requests made since VS Code last saved are not counted)";
+
 /// The dialog an agent means: the given session id; else the chat or agent session that called
 /// (VS Code's token, with its live copy: see `session::live`; an agent's session id over MCP);
 /// else, when no host said who called, the most recently active dialog of the workspace. A blank
@@ -77,10 +81,13 @@ impl<'a> Resolved<'a> {
 ///
 /// For a local calling chat without a live copy yet, and for an agent session whose log was not
 /// read yet, this fails with `live_pending`: the host then fetches the copy or waits for the log
-/// (or notes why it could not) and calls again, as with HTTP replays.
+/// (or notes why it could not) and calls again, as with HTTP replays. A local chat's copy (VS
+/// Code's export, 20-130 ms a call) is asked for only when the saved copy lacks `request`, the
+/// request (counted from 1) the tool answers with.
 pub(crate) fn resolve_dialog<'a>(
     ctx: &ToolContext<'a>,
     session_id: Option<&str>,
+    request: u64,
 ) -> Result<Resolved<'a>, ToolResult> {
     let store = sessions(ctx)?;
     let given = session_id.map(str::trim).filter(|id| !id.is_empty());
@@ -111,7 +118,7 @@ pub(crate) fn resolve_dialog<'a>(
             via,
             recorded,
         }) => agent_caller(store, ctx.live, source, session_id, via, *recorded),
-        Some(Caller::Local { session_id }) => local_caller(store, ctx.live, session_id),
+        Some(Caller::Local { session_id }) => local_caller(store, ctx.live, session_id, request),
     }
 }
 
@@ -243,13 +250,25 @@ fn waited_why(live: &LiveCopy) -> &str {
     }
 }
 
-/// A chat of VS Code's own: its saved file, with the live copy laid over it when provably its.
+/// A chat of VS Code's own: its saved file when it holds the request asked for, else with the
+/// live copy laid over it when provably its.
 fn local_caller<'a>(
     store: &'a SessionStore,
     live: Option<&LiveCopy>,
     session_id: &str,
+    request: u64,
 ) -> Result<Resolved<'a>, ToolResult> {
     let saved = store.get(session_id);
+    if let (Some(stored), None) = (saved, live) {
+        let held =
+            usize::try_from(request).is_ok_and(|n| n >= 1 && n <= stored.dialog.requests.len());
+        if stored.available && held {
+            return Ok(Resolved {
+                live: Some(Err(Refusal(SAVED_ANSWERS.into()))),
+                ..Resolved::saved(stored, DialogFrom::Caller)
+            });
+        }
+    }
     let refusal = match live {
         None => {
             return Err(ToolResult::failure(
@@ -281,10 +300,14 @@ fn local_caller<'a>(
                 "The calling chat ({session_id}) is not saved yet and its live copy could not be used: {}.",
                 refusal.0
             ),
-            ErrorKind::CallerNotFound,
+            if refusal.is_uncertain() {
+                ErrorKind::CallerUncertain
+            } else {
+                ErrorKind::CallerNotFound
+            },
         )
         .with_instruction(
-            "Call again from that chat while it has focus, or pass sessionId (from list_dialogs).",
+            "Call again once VS Code has saved this chat (within seconds in a browser, a minute on desktop), or pass sessionId (from list_dialogs).",
         )),
     }
 }

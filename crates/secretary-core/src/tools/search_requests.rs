@@ -39,6 +39,10 @@ pub static TOOL: ToolDef = ToolDef {
             "You need a requirement, path or name the user gave in an earlier dialog.",
             "You want to know whether the user already asked for something similar.",
         ],
+        when_not_to_use: &[
+            "You know which request of the current chat you need: `get_request` reads it directly.",
+            "You look for code, files or the assistant's replies: it searches the user's requests only.",
+        ],
         usage: "Describe what you are looking for in `query`, in your own words or with the distinctive \
                 words (names, technologies, file names), and when, if the user said (\"last week\", \"yesterday\", \
                 \"in May\", \"3 days ago\": requests of that time come first; a query that is only a time \

@@ -1,5 +1,6 @@
 // Test-only extension (see README.md): a scripted model and an agent-like participant.
 import * as vscode from 'vscode';
+import { startWindowStore, type WindowStoreApi } from './windowStore';
 
 /** One tool call the participant ran, as tests read it back. */
 export interface LoopCall {
@@ -18,6 +19,8 @@ export interface LoopCall {
   /** How long the tool call took with the token, and without. */
   ms: number;
   msWithoutToken: number;
+  /** `#bench`: more calls of the same tool, with the token and without, timed one by one. */
+  bench?: { withToken: number[]; withoutToken: number[]; answers: string[] };
   at: number;
 }
 
@@ -27,19 +30,34 @@ export interface LoopApi {
    * elsewhere meanwhile); `release()` lets it go on. */
   holding: boolean;
   release(): void;
+  /** Set while a request marked `#linger` waits after its tool calls, still running (a second new
+   * chat stays busy while another calls); `releaseLinger()` lets it finish. */
+  lingering: boolean;
+  releaseLinger(): void;
+  /** The chat store served under `secretary-store:` (the remote-window run only). */
+  windowStore?: WindowStoreApi;
 }
 
 const VENDOR = 'secretary-test';
+/** How many more calls a `#bench` request times. */
+const BENCH_CALLS = 15;
 /** `call <tool> <json>`, optionally followed by `# marker` (tests put a unique word there). */
 const CALL = /^call\s+(\S+)\s*(\{[^#]*\})?\s*(#.*)?$/s;
 
 export function activate(context: vscode.ExtensionContext): LoopApi {
   let resume: (() => void) | undefined;
+  let finish: (() => void) | undefined;
   const api: LoopApi = {
     calls: [],
     holding: false,
     release: () => resume?.(),
+    lingering: false,
+    releaseLinger: () => finish?.(),
   };
+  const seed = process.env.SECRETARY_E2E_STORE_SEED;
+  if (seed) {
+    api.windowStore = startWindowStore(context, seed);
+  }
   context.subscriptions.push(
     vscode.lm.registerLanguageModelChatProvider(VENDOR, {
       provideLanguageModelChatInformation: async () => [
@@ -122,6 +140,19 @@ export function activate(context: vscode.ExtensionContext): LoopApi {
         const baselineStarted = performance.now();
         const baseline = textOf(await vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: undefined }, token));
         const msWithoutToken = performance.now() - baselineStarted;
+        let bench: LoopCall['bench'];
+        if (/#bench\b/.test(request.prompt)) {
+          bench = { withToken: [], withoutToken: [], answers: [] };
+          for (let i = 0; i < BENCH_CALLS; i++) {
+            const t0 = performance.now();
+            const again = await vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: request.toolInvocationToken }, token);
+            bench.withToken.push(performance.now() - t0);
+            bench.answers.push(textOf(again));
+            const t1 = performance.now();
+            await vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: undefined }, token);
+            bench.withoutToken.push(performance.now() - t1);
+          }
+        }
         api.calls.push({
           prompt: request.prompt,
           history: context.history.filter((turn): turn is vscode.ChatRequestTurn => turn instanceof vscode.ChatRequestTurn).map((turn) => turn.prompt),
@@ -132,9 +163,17 @@ export function activate(context: vscode.ExtensionContext): LoopApi {
           answerWithoutToken: baseline,
           ms,
           msWithoutToken,
+          bench,
           at: Date.now(),
         });
         messages.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, result.content)]));
+      }
+      if (/#linger\b/.test(request.prompt)) {
+        api.lingering = true;
+        await new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        api.lingering = false;
       }
     }
   });
