@@ -588,3 +588,237 @@ fn qwen_code_session_file() {
     assert_eq!(d.folder.as_deref(), Some("/tmp/work"));
     assert_eq!(d.requests[0].status, RequestStatus::Complete);
 }
+
+/// One `ui_messages.json` message of a Cline-family task, as the extensions write them.
+fn task_message(fields: Value) -> Value {
+    fields
+}
+
+/// A Cline task's `ui_messages.json`, shaped like the public log
+/// `gmfstu/Online-Card-Architecture` `exported_conversation_1769053680585/ui_messages.json`
+/// @0c3f68ab987b911c118cbfb4b36efc796c5f8fd4 (Cline, 2026): the task as `say: "text"` with
+/// `conversationHistoryIndex: -1` and `modelInfo`, a checkpoint, the first `api_req_started`
+/// whose `request` carries the environment block with the working folder, reasoning, the agent's
+/// own `text` (partial, then whole), a tool ask, a `user_feedback` follow-up, an unknown `say`
+/// kind, `completion_result`.
+fn cline_task(cwd: &str) -> String {
+    let model = serde_json::json!({"providerId": "anthropic", "modelId": "claude-sonnet-4-5-20250929", "mode": "act"});
+    let request = format!(
+        "<task>\nfix the card game\n</task>\n\n<environment_details>\n# Visual Studio Code Visible Files\nDeck.cs\n\n# Current Working Directory ({cwd}) Files\n.gitignore\nDeck.cs\n</environment_details>"
+    );
+    let api =
+        serde_json::json!({"request": request, "tokensIn": 10, "tokensOut": 595, "cost": 0.04})
+            .to_string();
+    let messages = vec![
+        task_message(
+            serde_json::json!({"ts": 1769053680628_i64, "type": "say", "say": "text", "text": "fix the card game", "images": [], "files": [], "modelInfo": model, "conversationHistoryIndex": -1}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053680676_i64, "type": "say", "say": "checkpoint_created", "modelInfo": model, "conversationHistoryIndex": -1, "lastCheckpointHash": "9d27c5af"}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053681259_i64, "type": "say", "say": "api_req_started", "text": api, "modelInfo": model, "conversationHistoryIndex": -1}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053682591_i64, "type": "say", "say": "reasoning", "text": "Let me break down what's being asked", "partial": false}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053689455_i64, "type": "say", "say": "text", "text": "I'll help you secure", "partial": true}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053689456_i64, "type": "say", "say": "text", "text": "I'll help you secure this game.", "partial": false}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053690000_i64, "type": "ask", "ask": "tool", "text": "{\"tool\":\"readFile\",\"path\":\"Deck.cs\"}", "partial": false}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053700000_i64, "type": "say", "say": "user_feedback", "text": "also add a BeginTurn action", "images": []}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053700100_i64, "type": "say", "say": "brand_new_kind", "text": "?"}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053700200_i64, "type": "say", "say": "api_req_started", "text": "{\"request\":\"[feedback]\\n# Current Working Directory (/elsewhere) Files\\n\"}"}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053710000_i64, "type": "say", "say": "completion_result", "text": "Added BeginTurnGA."}),
+        ),
+        task_message(
+            serde_json::json!({"ts": 1769053710001_i64, "type": "ask", "ask": "completion_result", "text": ""}),
+        ),
+    ];
+    Value::Array(messages).to_string()
+}
+
+const CLINE_TASK: &str =
+    "/h/.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1769053680585/ui_messages.json";
+
+/// Cline's task: the task and the follow-up are the requests (not the agent's `text`, not the
+/// environment block, not the tool asks); the folder is the first `api_req_started`'s working
+/// folder; the session id is the task folder; the model is `modelInfo.modelId`; an unknown `say`
+/// kind is skipped and named in the diagnostics.
+#[test]
+fn cline_task_ui_messages() {
+    let d = parse(CLINE_TASK, cline_task("/workspaces/Online Card").as_bytes()).unwrap();
+    assert_eq!(d.source, DialogSource::Cline);
+    assert_eq!(d.format, SessionFormat::Cline);
+    assert_eq!(d.session_id, "1769053680585");
+    assert_eq!(
+        texts(&d),
+        ["fix the card game", "also add a BeginTurn action"]
+    );
+    assert_eq!(d.folder.as_deref(), Some("/workspaces/Online Card"));
+    assert_eq!(d.requests[0].timestamp, Some(1769053680628));
+    assert_eq!(d.requests[1].timestamp, Some(1769053700000));
+    assert_eq!(
+        d.requests[0].model_id.as_deref(),
+        Some("claude-sonnet-4-5-20250929")
+    );
+    assert_eq!(d.requests[0].status, RequestStatus::Complete);
+    assert_eq!(d.requests[1].status, RequestStatus::Complete);
+    assert_eq!(d.creation_date, Some(1769053680628));
+    assert_eq!(d.last_activity, Some(1769053710001));
+    assert_eq!(d.title, "fix the card game");
+    assert!(
+        d.diagnostics.iter().any(|m| m.contains("brand_new_kind")),
+        "{:?}",
+        d.diagnostics
+    );
+    // The agent's answer, on demand.
+    let details = response_details(CLINE_TASK, cline_task("/w").as_bytes(), 1).unwrap();
+    assert!(
+        details.markdown.contains("I'll help you secure this game."),
+        "{}",
+        details.markdown
+    );
+    assert_eq!(details.tool_calls, 1);
+    let second = response_details(CLINE_TASK, cline_task("/w").as_bytes(), 2).unwrap();
+    assert_eq!(second.markdown, "Added BeginTurnGA.");
+    assert!(response_details(CLINE_TASK, cline_task("/w").as_bytes(), 3).is_err());
+}
+
+/// Roo Code and Kilo Code write the same format under their own folders; the older spelling of
+/// the task (`say: "task"`, as in Cline before 3.x and described by `CoreGems/Cline-Xray`) and
+/// Roo Code's `Current Workspace Directory` are read; a task still waiting for the model is in
+/// progress. Roo Code shaped like the public log `Extremity/scratchspace` `ui_messages.json`
+/// @7573c059bf651b63b52b1df24d58f512d5b369d4, whose `api_req_started` carries no `request`
+/// (no folder then).
+#[test]
+fn roo_and_kilo_code_tasks() {
+    let roo = serde_json::json!([
+        {"ts": 1787366936311_i64, "type": "say", "say": "text", "text": "# Task 6M\n\nplan the migration"},
+        {"ts": 1787366980501_i64, "type": "say", "say": "api_req_started", "text": "{\"apiProtocol\":\"openai\",\"tokensIn\":33240,\"tokensOut\":198}"},
+        {"ts": 1787366984494_i64, "type": "say", "say": "reasoning", "text": "Let's start", "partial": false},
+        {"ts": 1787366987198_i64, "type": "ask", "ask": "tool", "text": "{\"tool\":\"readFile\"}", "isAnswered": true},
+    ])
+    .to_string();
+    let path = "/h/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/0a1b-2c/ui_messages.json";
+    let d = parse(path, roo.as_bytes()).unwrap();
+    assert_eq!(d.source, DialogSource::RooCode);
+    assert_eq!(d.session_id, "0a1b-2c");
+    assert_eq!(texts(&d), ["# Task 6M\n\nplan the migration"]);
+    assert_eq!(d.folder, None);
+    assert_eq!(d.requests[0].status, RequestStatus::InProgress);
+
+    let kilo = serde_json::json!([
+        {"ts": 1700000000000_i64, "type": "say", "say": "task", "text": "old style task"},
+        {"ts": 1700000000100_i64, "type": "say", "say": "api_req_started", "text": serde_json::json!({"request": "<task>\nold style task\n</task>\n# Current Workspace Directory (c:/Projects/kilo) Files\n"}).to_string()},
+        {"ts": 1700000000200_i64, "type": "say", "say": "text", "text": "on it"},
+        {"ts": 1700000000300_i64, "type": "ask", "ask": "followup", "text": "{\"question\":\"which file?\"}"},
+        {"ts": 1700000000400_i64, "type": "say", "say": "user_feedback", "text": "main.rs"},
+        {"ts": 1700000000500_i64, "type": "ask", "ask": "api_req_failed", "text": "429"},
+    ])
+    .to_string();
+    let path = "C:\\Users\\a\\AppData\\Roaming\\Code\\User\\globalStorage\\kilocode.kilo-code\\tasks\\k1\\ui_messages.json";
+    let d = parse(path, kilo.as_bytes()).unwrap();
+    assert_eq!(d.source, DialogSource::KiloCode);
+    assert_eq!(d.session_id, "k1");
+    assert_eq!(texts(&d), ["old style task", "main.rs"]);
+    assert_eq!(d.folder.as_deref(), Some("c:/Projects/kilo"));
+    assert_eq!(d.requests[1].status, RequestStatus::Failed);
+}
+
+/// A task's file cut off while the extension rewrote it, or not an array at all: a clear
+/// error, never a panic; elements that are not messages are skipped and counted. `--source`
+/// reads a file elsewhere (an exported copy) as that format.
+#[test]
+fn cline_task_bad_input() {
+    let whole = cline_task("/w");
+    let cut = &whole[..whole.len() / 2];
+    let err = parse(CLINE_TASK, cut.as_bytes()).unwrap_err().to_string();
+    assert!(err.contains("cut off"), "{err}");
+    let err = parse(CLINE_TASK, b"{\"ts\":1}").unwrap_err().to_string();
+    assert!(err.contains("not the array"), "{err}");
+    let err = parse(CLINE_TASK, b"[1, \"x\"]").unwrap_err().to_string();
+    assert!(err.contains("no element"), "{err}");
+    let err = parse(CLINE_TASK, b"[{\"ts\":1,}]").unwrap_err().to_string();
+    assert!(err.contains("malformed"), "{err}");
+    let mixed = r#"[7, {"ts": 5, "type": "say", "say": "task", "text": "hi \ud83d"}, {"ts": "x", "type": 3}]"#;
+    let d = parse(CLINE_TASK, mixed.as_bytes()).unwrap();
+    assert_eq!(texts(&d), ["hi \u{fffd}"]);
+    assert!(
+        d.diagnostics.iter().any(|m| m.contains("1 element")),
+        "{:?}",
+        d.diagnostics
+    );
+    // Each prefix of a task file: read or refused, never a panic.
+    for end in (0..whole.len()).step_by(97) {
+        let _ = parse(CLINE_TASK, &whole.as_bytes()[..end]);
+    }
+    // An exported copy, outside any `tasks` folder, read as Cline's format on request.
+    let exported = "/x/exported_conversation_1769053680585/ui_messages.json";
+    let d = parse_as(DialogSource::Cline, exported, whole.as_bytes()).unwrap();
+    assert_eq!(d.source, DialogSource::Cline);
+    assert_eq!(texts(&d).len(), 2);
+    let d = parse_as(DialogSource::RooCode, exported, whole.as_bytes()).unwrap();
+    assert_eq!(d.source, DialogSource::RooCode);
+}
+
+/// The store re-reads a task's file as a whole when the extension rewrote it (never an
+/// incremental read from an offset: the array's closing bracket moved).
+#[test]
+fn cline_task_rewritten_in_place() {
+    let mut store = SessionStore::new();
+    let first =
+        serde_json::json!([{"ts": 1, "type": "say", "say": "task", "text": "one"}]).to_string();
+    let meta = |size: usize, mtime: f64| FileMeta {
+        size: size as u64,
+        mtime_ms: mtime,
+    };
+    store
+        .apply(
+            CLINE_TASK,
+            None,
+            meta(first.len(), 1.0),
+            0,
+            first.as_bytes(),
+        )
+        .unwrap();
+    let second = serde_json::json!([
+        {"ts": 1, "type": "say", "say": "task", "text": "one"},
+        {"ts": 2, "type": "say", "say": "user_feedback", "text": "two"},
+    ])
+    .to_string();
+    let plan = store.plan(CLINE_TASK, meta(second.len(), 2.0));
+    assert!(matches!(plan, ReadPlan::Full), "{plan:?}");
+    store
+        .apply(
+            CLINE_TASK,
+            None,
+            meta(second.len(), 2.0),
+            0,
+            second.as_bytes(),
+        )
+        .unwrap();
+    let stored = store.entry(CLINE_TASK).unwrap();
+    assert_eq!(texts(&stored.dialog), ["one", "two"]);
+    assert!(stored.available);
+    // Caught mid-rewrite: unavailable with the reason, the session id still the task's.
+    let cut = &second.as_bytes()[..second.len() - 3];
+    assert!(store
+        .apply(CLINE_TASK, None, meta(cut.len(), 3.0), 0, cut)
+        .is_err());
+    let stored = store.entry(CLINE_TASK).unwrap();
+    assert!(!stored.available);
+    assert_eq!(stored.dialog.session_id, "1769053680585");
+}

@@ -5,7 +5,8 @@
 //! - native `chatSessions/<id>.jsonl` mutation logs, VS Code >= 1.109 ([`SessionFormat::NativeJsonl`]);
 //! - "Chat: Export Chat..." files, three generations ([`SessionFormat::Export`]);
 //! - Copilot Chat transcripts `transcripts/<sessionId>.jsonl` ([`SessionFormat::Transcript`]);
-//! - other agents' own logs: GitHub Copilot CLI, Claude Code, OpenAI Codex CLI (`agents/`).
+//! - other agents' own logs: GitHub Copilot CLI, Claude Code, OpenAI Codex CLI, Gemini CLI, Qwen
+//!   Code, and the tasks of the VS Code extensions Cline, Roo Code and Kilo Code (`agents/`).
 //!
 //! Why this is fast and small: sessions reach hundreds of megabytes, almost all of it response
 //! bodies, tool results and metadata that the dialog model never shows. The readers never build
@@ -122,6 +123,9 @@ pub(crate) enum FileKind {
     Transcript,
     /// Another agent's log (Copilot CLI, Claude Code, Codex).
     Agent(agents::Agent),
+    /// A Cline, Roo Code or Kilo Code task's `ui_messages.json`: one JSON array rewritten in
+    /// place, so read as a whole file.
+    Task(agents::cline::TaskAgent),
 }
 
 /// The first key of the first non-blank line, if it is a plain short string (cheap sniffing that
@@ -185,6 +189,9 @@ fn has_component(file_name: &str, wanted: &str) -> bool {
 /// otherwise a `transcripts` folder means a transcript, `.jsonl` a mutation log, anything else
 /// one JSON object.
 pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> FileKind {
+    if let Some(agent) = agents::cline::detect(file_name) {
+        return FileKind::Task(agent);
+    }
     if let Some(agent) = agents::detect(file_name, bytes) {
         return FileKind::Agent(agent);
     }
@@ -440,6 +447,13 @@ fn read_full_as(
     path: Path,
 ) -> Result<(Dialog, LiveReader), SessionError> {
     match kind {
+        FileKind::Task(agent) => {
+            let state = agents::cline::read(bytes, None)?;
+            Ok((
+                agents::cline::dialog(&state, agent, file_name),
+                LiveReader::Whole,
+            ))
+        }
         FileKind::Agent(agent) => {
             let mut log = agents::new_log(agent, None);
             log.feed(bytes);
@@ -539,11 +553,16 @@ pub fn parse_as(
         DialogSource::Codex => FileKind::Agent(agents::Agent::Codex),
         DialogSource::GeminiCli => FileKind::Agent(agents::Agent::GeminiCli),
         DialogSource::QwenCode => FileKind::Agent(agents::Agent::QwenCode),
+        DialogSource::Cline => FileKind::Task(agents::cline::TaskAgent::Cline),
+        DialogSource::RooCode => FileKind::Task(agents::cline::TaskAgent::RooCode),
+        DialogSource::KiloCode => FileKind::Task(agents::cline::TaskAgent::KiloCode),
         DialogSource::Vscode => match detect(file_name, bytes) {
-            FileKind::Agent(_) if file_name.to_ascii_lowercase().ends_with(".json") => {
+            FileKind::Agent(_) | FileKind::Task(_)
+                if file_name.to_ascii_lowercase().ends_with(".json") =>
+            {
                 FileKind::Json
             }
-            FileKind::Agent(_) => FileKind::Transcript,
+            FileKind::Agent(_) | FileKind::Task(_) => FileKind::Transcript,
             other => other,
         },
     };
@@ -605,6 +624,16 @@ fn response_details_by(
             let mut log = agents::new_log(agent, slot);
             log.feed(bytes);
             details_in(&log, slot, index)
+        }
+        FileKind::Task(_) => {
+            let state = agents::cline::read(bytes, slot)?;
+            let (markdown, tool_calls) = slot
+                .and_then(|s| state.common.details_of(s))
+                .ok_or_else(|| out_of_range(state.common.turns.len()))?;
+            Ok(ResponseDetails {
+                markdown,
+                tool_calls,
+            })
         }
         FileKind::Transcript => {
             let mut log = LineLog::new(TranscriptState::new(slot));

@@ -30,11 +30,17 @@ pub enum SessionFormat {
     GeminiCli,
     /// Qwen Code: `~/.qwen/projects/<slug>/chats/<sessionId>.jsonl`.
     QwenCode,
+    /// Cline (VS Code extension): `globalStorage/saoudrizwan.claude-dev/tasks/<id>/ui_messages.json`.
+    Cline,
+    /// Roo Code: `globalStorage/rooveterinaryinc.roo-cline/tasks/<id>/ui_messages.json`.
+    RooCode,
+    /// Kilo Code: `globalStorage/kilocode.kilo-code/tasks/<id>/ui_messages.json`.
+    KiloCode,
 }
 
 /// Which agent wrote a dialog: VS Code's chat, or one of the terminal agents whose own history
 /// the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`,
-/// `gemini-cli`, `qwen-code`.
+/// `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
@@ -47,16 +53,22 @@ pub enum DialogSource {
     Codex,
     GeminiCli,
     QwenCode,
+    Cline,
+    RooCode,
+    KiloCode,
 }
 
 impl DialogSource {
-    pub const ALL: [DialogSource; 6] = [
+    pub const ALL: [DialogSource; 9] = [
         DialogSource::Vscode,
         DialogSource::CopilotCli,
         DialogSource::ClaudeCode,
         DialogSource::Codex,
         DialogSource::GeminiCli,
         DialogSource::QwenCode,
+        DialogSource::Cline,
+        DialogSource::RooCode,
+        DialogSource::KiloCode,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -67,6 +79,9 @@ impl DialogSource {
             DialogSource::Codex => "codex",
             DialogSource::GeminiCli => "gemini-cli",
             DialogSource::QwenCode => "qwen-code",
+            DialogSource::Cline => "cline",
+            DialogSource::RooCode => "roo-code",
+            DialogSource::KiloCode => "kilo-code",
         }
     }
 
@@ -82,7 +97,7 @@ impl DialogSource {
     }
 
     /// The source named `name` (`vscode`, `copilot-cli`, `claude-code`, `codex`, `gemini-cli`,
-    /// `qwen-code`).
+    /// `qwen-code`, `cline`, `roo-code`, `kilo-code`).
     pub fn parse(name: &str) -> Option<DialogSource> {
         DialogSource::ALL.into_iter().find(|s| s.as_str() == name)
     }
@@ -97,6 +112,9 @@ impl SessionFormat {
             SessionFormat::Codex => DialogSource::Codex,
             SessionFormat::GeminiCli => DialogSource::GeminiCli,
             SessionFormat::QwenCode => DialogSource::QwenCode,
+            SessionFormat::Cline => DialogSource::Cline,
+            SessionFormat::RooCode => DialogSource::RooCode,
+            SessionFormat::KiloCode => DialogSource::KiloCode,
             _ => DialogSource::Vscode,
         }
     }

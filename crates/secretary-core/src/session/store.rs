@@ -99,7 +99,10 @@ impl Entry {
             | SessionFormat::ClaudeCode
             | SessionFormat::Codex
             | SessionFormat::GeminiCli
-            | SessionFormat::QwenCode => 4,
+            | SessionFormat::QwenCode
+            | SessionFormat::Cline
+            | SessionFormat::RooCode
+            | SessionFormat::KiloCode => 4,
         }
     }
 
@@ -412,9 +415,15 @@ impl SessionStore {
                     FileKind::Jsonl => SessionFormat::NativeJsonl,
                     FileKind::Transcript => SessionFormat::Transcript,
                     FileKind::Agent(agent) => agent.format(),
+                    FileKind::Task(agent) => agent.format(),
                 };
                 let mut dialog = empty_dialog(format);
-                dialog.session_id = file_stem(path);
+                dialog.session_id = match format {
+                    SessionFormat::Cline | SessionFormat::RooCode | SessionFormat::KiloCode => {
+                        super::agents::cline::task_id(path)
+                    }
+                    _ => file_stem(path),
+                };
                 dialog.title = "Untitled dialog".to_string();
                 dialog.diagnostics = vec![message.clone()];
                 new_id = dialog.session_id.clone();

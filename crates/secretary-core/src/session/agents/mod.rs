@@ -1,8 +1,9 @@
 //! Readers for other agents' own session logs, into the same [`Dialog`] model as VS Code's chats:
 //! GitHub Copilot CLI ([`copilot_cli`]), Claude Code ([`claude_code`]), OpenAI Codex CLI
-//! ([`codex`]), Gemini CLI ([`gemini_cli`]) and Qwen Code ([`qwen_code`]).
+//! ([`codex`]), Gemini CLI ([`gemini_cli`]) and Qwen Code ([`qwen_code`]); and the tasks of the
+//! VS Code extensions Cline, Roo Code and Kilo Code ([`cline`]), a whole JSON array each.
 //!
-//! All are append-only JSON Lines logs, so they are read through the same [`LineLog`] as
+//! All but the last are append-only JSON Lines logs, so they are read through the same [`LineLog`] as
 //! VS Code's mutation logs: a log that grew costs the appended lines. Only what the person typed
 //! becomes a request: tool results, meta lines, command expansions and the environment or
 //! instruction blocks an agent injects are left out. Lines of a type the reader does not know are
@@ -13,6 +14,7 @@
 //! (no allocation for the skipped parts) are easy to keep up to date and just as liberal.
 
 pub(crate) mod claude_code;
+pub(crate) mod cline;
 pub(crate) mod codex;
 pub(crate) mod copilot_cli;
 pub(crate) mod gemini_cli;
