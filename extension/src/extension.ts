@@ -15,7 +15,7 @@ import {
   workspaceTwins,
   type SessionFile,
 } from './sessions/discovery';
-import { agentRoots, agentSessionFiles, agentWatchDirs } from './sessions/agents';
+import { agentRoots, agentSessionFiles, agentWatchDirs, taskUserDataDirs } from './sessions/agents';
 import { isUriPath, nodeChatStorage, routedChatStorage, type ChatStorage } from './sessions/chatStorage';
 import { chatsAreElsewhere, findWindowStore, TEST_STORE_ENV, type WindowStore } from './sessions/windowStore';
 import { listSessionUris, workspaceFsStorage } from './sessions/workspaceFsStorage';
@@ -79,11 +79,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     ? windowScope(context, config, log, workspaceStorageDir)
     : buildScope(config, userDir, workspaceStorageDir, windowFolderKey());
   const { workspace } = built;
-  // Other agents' logs (Copilot CLI, Claude Code, Codex) of this folder, unless the `sources`
+  // Other agents' logs (Copilot CLI, Claude Code, Codex, ..., Cline's tasks) of this folder, unless the `sources`
   // setting leaves them out; their dialogs join this workspace through the folder they name.
   const sources = config.get<string[]>('sources', []).filter((s) => typeof s === 'string' && s);
   const readAgents = sources.length === 0 || sources.some((s) => s !== 'vscode');
-  const roots = agentRoots();
+  const roots = agentRoots(process.env, undefined, taskUserDataDirs(elsewhere ? undefined : path.dirname(userDir)));
   const scope: SessionScope = readAgents
     ? {
         files: async () => [...(await built.scope.files()), ...agentSessionFiles(roots)],

@@ -4,11 +4,26 @@ import * as path from 'path';
 import * as fs from 'fs';
 
 import type { DialogSource } from '../core/generated/DialogSource';
-import { folderKey, isDir, isFile, listDir, type SessionFile } from './discovery';
+import { defaultUserDataDirs, folderKey, isDir, isFile, listDir, type SessionFile } from './discovery';
 
 /** The agents whose own session logs the Secretary reads, as the core names them. */
 export type { DialogSource };
-export const DIALOG_SOURCES: readonly DialogSource[] = ['vscode', 'copilot-cli', 'claude-code', 'codex', 'gemini-cli', 'qwen-code'];
+export const DIALOG_SOURCES: readonly DialogSource[] = [
+  'vscode',
+  'copilot-cli',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'qwen-code',
+  'cline',
+  'roo-code',
+  'kilo-code',
+];
+
+/** The `globalStorage` folders (publisher.name, as VS Code spells them: lower case) of the VS Code
+ * agent extensions that keep each task in `tasks/<taskId>/ui_messages.json`: Cline and its forks
+ * Roo Code and Kilo Code. */
+export const TASK_EXTENSIONS: readonly string[] = ['saoudrizwan.claude-dev', 'rooveterinaryinc.roo-cline', 'kilocode.kilo-code'];
 
 /** Where each agent keeps its sessions on this machine (existing or not). */
 export interface AgentRoots {
@@ -24,9 +39,16 @@ export interface AgentRoots {
   gemini: string;
   /** `~/.qwen/projects`: one folder per project, its sessions in `chats/`. */
   qwen: string;
+  /** `<user data>/User/globalStorage/<extension>/tasks` of Cline, Roo Code and Kilo Code, for every
+   * VS Code user-data folder found (`defaultUserDataDirs`): one folder per task. */
+  tasks: string[];
 }
 
-export function agentRoots(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): AgentRoots {
+export function agentRoots(
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = os.homedir(),
+  userDataDirs: string[] = defaultUserDataDirs(process.platform, env, home),
+): AgentRoots {
   let copilot = path.join(env.COPILOT_HOME || path.join(home, '.copilot'), 'session-state');
   if (!env.COPILOT_HOME && env.XDG_STATE_HOME) {
     const xdg = path.join(env.XDG_STATE_HOME, '.copilot', 'session-state');
@@ -40,12 +62,21 @@ export function agentRoots(env: NodeJS.ProcessEnv = process.env, home: string = 
     codex: path.join(env.CODEX_HOME || path.join(home, '.codex'), 'sessions'),
     gemini: path.join(env.GEMINI_CLI_HOME || home, '.gemini', 'tmp'),
     qwen: path.join(home, '.qwen', 'projects'),
+    tasks: userDataDirs.flatMap((dir) => TASK_EXTENSIONS.map((ext) => path.join(dir, 'User', 'globalStorage', ext, 'tasks'))),
   };
+}
+
+/** The user-data folders whose Cline-family tasks are read: this VS Code's own (`own`, when the
+ * host knows it: a portable or `--user-data-dir` install is not among the defaults) and every
+ * default one found, each once. */
+export function taskUserDataDirs(own: string | undefined, env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string[] {
+  const dirs = [...(own === undefined ? [] : [own]), ...defaultUserDataDirs(process.platform, env, home)];
+  return [...new Set(dirs.map((dir) => path.resolve(dir)))];
 }
 
 /** The roots as a list, for messages. */
 export function agentRootList(roots: AgentRoots): string[] {
-  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen];
+  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, ...roots.tasks.filter(isDir)];
 }
 
 /** The most a `.project_root` file is read (a path). */
@@ -127,6 +158,15 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile
       }
     }
   }
+  // Cline, Roo Code, Kilo Code: the core reads the folder from the task's first request.
+  for (const tasks of roots.tasks) {
+    for (const task of listDir(tasks).sort()) {
+      const file = path.join(tasks, task, 'ui_messages.json');
+      if (isFile(file)) {
+        add(file);
+      }
+    }
+  }
   return found;
 }
 
@@ -136,7 +176,9 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile
  * day's folder appears in its month: without them, the first session after midnight waited for a
  * Refresh). A root that does not exist yet is watched through its parent (`~/.claude` for
  * `~/.claude/projects`), never through the home folder itself, whose every dotfile write would
- * wake the sync.
+ * wake the sync. Cline-family tasks: each `tasks` folder and each task's folder (the extension
+ * rewrites `ui_messages.json` there); before the first task, the extension's own `globalStorage`
+ * folder when it exists, never `globalStorage` itself (VS Code's state database lives there).
  */
 export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = os.homedir()): string[] {
   const subdirs = (dir: string) => listDir(dir).map((n) => path.join(dir, n)).filter(isDir);
@@ -147,6 +189,9 @@ export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = 
   }
   const codex = codexDateDirs(roots.codex);
   dirs.push(roots.codex, ...codex.years, ...codex.months, ...codex.days);
+  for (const tasks of roots.tasks) {
+    dirs.push(...(isDir(tasks) ? [tasks, ...subdirs(tasks)] : [path.dirname(tasks)]));
+  }
   for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen]) {
     const parent = path.dirname(root);
     if (!isDir(root) && path.resolve(parent) !== path.resolve(home)) {

@@ -142,6 +142,9 @@ const AGENT_NAMES: Readonly<Record<string, string>> = {
   codex: 'Codex',
   'gemini-cli': 'Gemini CLI',
   'qwen-code': 'Qwen Code',
+  cline: 'Cline',
+  'roo-code': 'Roo Code',
+  'kilo-code': 'Kilo Code',
 };
 
 export function agentName(dialog: { source?: string }): string | undefined {

@@ -413,3 +413,46 @@ test("Gemini CLI's sessions take their folder from .project_root; Qwen Code's ar
     home.cleanup();
   }
 });
+
+test("Cline, Roo Code and Kilo Code tasks are found in every VS Code user-data folder's globalStorage, and their folders watched", async () => {
+  const { agentSessionFiles, agentRoots, agentWatchDirs, taskUserDataDirs } = await import('../../src/sessions/agents');
+  const home = tempDir();
+  try {
+    const userData = path.join(home.dir, '.config', 'Code');
+    const storage = path.join(userData, 'User', 'globalStorage');
+    const task = (ext: string, id: string, file = 'ui_messages.json') => {
+      fs.mkdirSync(path.join(storage, ext, 'tasks', id), { recursive: true });
+      fs.writeFileSync(path.join(storage, ext, 'tasks', id, file), '[]');
+    };
+    task('saoudrizwan.claude-dev', '1769053680585');
+    task('saoudrizwan.claude-dev', '1769053690000', 'api_conversation_history.json');
+    task('rooveterinaryinc.roo-cline', '0a1b-2c');
+    task('kilocode.kilo-code', 'k1');
+    task('someone.else', 'x1');
+    // Installed, no task yet: its folder is watched for the first one.
+    const portable = path.join(home.dir, 'portable', 'data');
+    fs.mkdirSync(path.join(portable, 'User', 'globalStorage', 'kilocode.kilo-code'), { recursive: true });
+    const roots = agentRoots({}, home.dir, taskUserDataDirs(portable, {}, home.dir));
+    const rel = (f: string) => path.relative(home.dir, f);
+    assert.deepEqual(
+      agentSessionFiles(roots).map((f) => [rel(f.path), f.workspace, f.kind]),
+      [
+        ['.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1769053680585/ui_messages.json', undefined, 'agent'],
+        ['.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/0a1b-2c/ui_messages.json', undefined, 'agent'],
+        ['.config/Code/User/globalStorage/kilocode.kilo-code/tasks/k1/ui_messages.json', undefined, 'agent'],
+      ],
+    );
+    const watched = agentWatchDirs(roots, home.dir).map(rel);
+    for (const dir of [
+      '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks',
+      '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1769053680585',
+      '.config/Code/User/globalStorage/kilocode.kilo-code/tasks/k1',
+      'portable/data/User/globalStorage/kilocode.kilo-code',
+    ]) {
+      assert.ok(watched.includes(dir), `${dir} not in ${watched.join(', ')}`);
+    }
+    assert.ok(!watched.some((dir) => dir.endsWith('globalStorage') || dir.includes('someone.else')), watched.join(', '));
+  } finally {
+    home.cleanup();
+  }
+});
