@@ -822,3 +822,88 @@ fn cline_task_rewritten_in_place() {
     assert!(!stored.available);
     assert_eq!(stored.dialog.session_id, "1769053680585");
 }
+
+/// A Continue session file, shaped by the `Session` / `ChatHistoryItem` types of
+/// `continuedev/continue` `core/index.d.ts` @275e116d9c2f028f3c812d2b5b935f7be9ac27df (not a log
+/// Continue wrote here): the person's messages (a string, or text and image parts) are the
+/// requests, not the attached `contextItems`, the assistant's, thinking or tool messages; the
+/// folder is `workspaceDirectory` (a `file://` URI in newer versions); `New Session` is no title.
+#[test]
+fn continue_session_file() {
+    let session = serde_json::json!({
+        "sessionId": "5f0c2b1e-aaaa-4bbb-8ccc-000000000001",
+        "title": "New Session",
+        "workspaceDirectory": "file:///Users/me/my%20app",
+        "history": [
+            {"message": {"role": "user", "content": "Add an offline queue for login"},
+             "contextItems": [{"content": "fn login() {}", "name": "auth.rs", "description": "file", "id": {"providerTitle": "file", "itemId": "1"}}]},
+            {"message": {"role": "thinking", "content": "The user wants"}, "contextItems": []},
+            {"message": {"role": "assistant", "content": "The queue drains on reconnect.", "toolCalls": [{"id": "t1", "type": "function", "function": {"name": "read_file", "arguments": "{}"}}]}, "contextItems": []},
+            {"message": {"role": "tool", "content": "file body", "toolCallId": "t1"}, "contextItems": []},
+            {"message": {"role": "user", "content": [{"type": "text", "text": "and retry"}, {"type": "imageUrl", "imageUrl": {"url": "data:"}}]}, "contextItems": []},
+            {"message": {"role": "robot", "content": "?"}, "contextItems": []},
+            {"contextItems": []},
+        ],
+        "mode": "agent",
+        "chatModelTitle": "Claude Sonnet 4",
+    })
+    .to_string();
+    let path = "/h/.continue/sessions/5f0c2b1e-aaaa-4bbb-8ccc-000000000001.json";
+    let d = parse(path, session.as_bytes()).unwrap();
+    assert_eq!(d.source, DialogSource::Continue);
+    assert_eq!(d.session_id, "5f0c2b1e-aaaa-4bbb-8ccc-000000000001");
+    assert_eq!(texts(&d), ["Add an offline queue for login", "and retry"]);
+    assert_eq!(d.folder.as_deref(), Some("/Users/me/my app"));
+    assert_eq!(d.title, "Add an offline queue for login");
+    assert_eq!(d.requests[0].model_id.as_deref(), Some("Claude Sonnet 4"));
+    assert_eq!(d.requests[0].status, RequestStatus::Complete);
+    assert_eq!(d.requests[1].status, RequestStatus::InProgress);
+    assert!(
+        d.diagnostics.iter().any(|m| m.contains("robot"))
+            && d.diagnostics.iter().any(|m| m.contains("1 history item")),
+        "{:?}",
+        d.diagnostics
+    );
+    let details = response_details(path, session.as_bytes(), 1).unwrap();
+    assert_eq!(details.markdown, "The queue drains on reconnect.");
+    assert_eq!(details.tool_calls, 1);
+
+    // The index beside the sessions is not a session; a cut-off file is a clear error.
+    let index = "/h/.continue/sessions/sessions.json";
+    let listed = r#"[{"sessionId":"a","title":"t","dateCreated":"1700000000000","workspaceDirectory":"/w"}]"#;
+    assert_ne!(
+        parse(index, listed.as_bytes()).map(|d| d.source).ok(),
+        Some(DialogSource::Continue)
+    );
+    let err = parse(path, &session.as_bytes()[..session.len() / 2])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cut off"), "{err}");
+    let err = parse(path, br#"{"sessionId":"x"}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("without `history`"), "{err}");
+    // A plain path and `--source continue` on a copy elsewhere.
+    let plain = r#"{"sessionId":"s2","title":"Fix leak","workspaceDirectory":"E:\\Code\\Alpha","history":[{"message":{"role":"user","content":"fix the leak"}}]}"#;
+    let d = parse_as(DialogSource::Continue, "/tmp/s2.json", plain.as_bytes()).unwrap();
+    assert_eq!(
+        (d.title.as_str(), d.folder.as_deref()),
+        ("Fix leak", Some("E:\\Code\\Alpha"))
+    );
+
+    // The store: the file's time stands for the last activity (the messages have none).
+    let mut store = SessionStore::new();
+    let meta = FileMeta {
+        size: session.len() as u64,
+        mtime_ms: 1_790_852_400_000.0,
+    };
+    store
+        .apply(path, None, meta, 0, session.as_bytes())
+        .unwrap();
+    let stored = store.entry(path).unwrap();
+    assert_eq!(stored.dialog.last_activity, Some(1_790_852_400_000));
+    assert_eq!(
+        stored.workspace.as_deref(),
+        Some("file:///Users/me/my%20app")
+    );
+}

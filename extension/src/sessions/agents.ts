@@ -18,6 +18,7 @@ export const DIALOG_SOURCES: readonly DialogSource[] = [
   'cline',
   'roo-code',
   'kilo-code',
+  'continue',
 ];
 
 /** The `globalStorage` folders (publisher.name, as VS Code spells them: lower case) of the VS Code
@@ -42,6 +43,9 @@ export interface AgentRoots {
   /** `<user data>/User/globalStorage/<extension>/tasks` of Cline, Roo Code and Kilo Code, for every
    * VS Code user-data folder found (`defaultUserDataDirs`): one folder per task. */
   tasks: string[];
+  /** `$CONTINUE_GLOBAL_DIR/sessions`, else `~/.continue/sessions`: one `<sessionId>.json` per
+   * session beside the `sessions.json` index. */
+  continue: string;
 }
 
 export function agentRoots(
@@ -62,6 +66,7 @@ export function agentRoots(
     codex: path.join(env.CODEX_HOME || path.join(home, '.codex'), 'sessions'),
     gemini: path.join(env.GEMINI_CLI_HOME || home, '.gemini', 'tmp'),
     qwen: path.join(home, '.qwen', 'projects'),
+    continue: path.join(env.CONTINUE_GLOBAL_DIR || path.join(home, '.continue'), 'sessions'),
     tasks: userDataDirs.flatMap((dir) => TASK_EXTENSIONS.map((ext) => path.join(dir, 'User', 'globalStorage', ext, 'tasks'))),
   };
 }
@@ -76,7 +81,7 @@ export function taskUserDataDirs(own: string | undefined, env: NodeJS.ProcessEnv
 
 /** The roots as a list, for messages. */
 export function agentRootList(roots: AgentRoots): string[] {
-  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, ...roots.tasks.filter(isDir)];
+  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, ...roots.tasks.filter(isDir)];
 }
 
 /** The most a `.project_root` file is read (a path). */
@@ -158,6 +163,11 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile
       }
     }
   }
+  for (const name of listDir(roots.continue).sort()) {
+    if (name.endsWith('.json') && name !== 'sessions.json' && isFile(path.join(roots.continue, name))) {
+      add(path.join(roots.continue, name));
+    }
+  }
   // Cline, Roo Code, Kilo Code: the core reads the folder from the task's first request.
   for (const tasks of roots.tasks) {
     for (const task of listDir(tasks).sort()) {
@@ -192,7 +202,8 @@ export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = 
   for (const tasks of roots.tasks) {
     dirs.push(...(isDir(tasks) ? [tasks, ...subdirs(tasks)] : [path.dirname(tasks)]));
   }
-  for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen]) {
+  dirs.push(roots.continue);
+  for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue]) {
     const parent = path.dirname(root);
     if (!isDir(root) && path.resolve(parent) !== path.resolve(home)) {
       dirs.push(parent);

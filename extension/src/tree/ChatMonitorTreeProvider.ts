@@ -145,6 +145,7 @@ const AGENT_NAMES: Readonly<Record<string, string>> = {
   cline: 'Cline',
   'roo-code': 'Roo Code',
   'kilo-code': 'Kilo Code',
+  continue: 'Continue',
 };
 
 export function agentName(dialog: { source?: string }): string | undefined {

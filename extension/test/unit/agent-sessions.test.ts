@@ -456,3 +456,25 @@ test("Cline, Roo Code and Kilo Code tasks are found in every VS Code user-data f
     home.cleanup();
   }
 });
+
+test("Continue's sessions are found under ~/.continue/sessions (CONTINUE_GLOBAL_DIR), not its sessions.json index", async () => {
+  const { agentSessionFiles, agentRoots, agentWatchDirs } = await import('../../src/sessions/agents');
+  const home = tempDir();
+  try {
+    const sessions = path.join(home.dir, '.continue', 'sessions');
+    fs.mkdirSync(sessions, { recursive: true });
+    fs.writeFileSync(path.join(sessions, 'sessions.json'), '[]');
+    fs.writeFileSync(path.join(sessions, '5f0c2b1e.json'), '{}');
+    fs.writeFileSync(path.join(sessions, 'notes.txt'), 'not a session');
+    const roots = agentRoots({}, home.dir, []);
+    assert.deepEqual(
+      agentSessionFiles(roots).map((f) => path.relative(home.dir, f.path)),
+      ['.continue/sessions/5f0c2b1e.json'],
+    );
+    assert.ok(agentWatchDirs(roots, home.dir).includes(sessions));
+    const moved = path.join(home.dir, 'elsewhere');
+    assert.equal(agentRoots({ CONTINUE_GLOBAL_DIR: moved }, home.dir, []).continue, path.join(moved, 'sessions'));
+  } finally {
+    home.cleanup();
+  }
+});

@@ -126,6 +126,8 @@ pub(crate) enum FileKind {
     /// A Cline, Roo Code or Kilo Code task's `ui_messages.json`: one JSON array rewritten in
     /// place, so read as a whole file.
     Task(agents::cline::TaskAgent),
+    /// A Continue session: one JSON object rewritten in place.
+    Continue,
 }
 
 /// The first key of the first non-blank line, if it is a plain short string (cheap sniffing that
@@ -191,6 +193,9 @@ fn has_component(file_name: &str, wanted: &str) -> bool {
 pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> FileKind {
     if let Some(agent) = agents::cline::detect(file_name) {
         return FileKind::Task(agent);
+    }
+    if agents::continue_dev::detect(file_name) {
+        return FileKind::Continue;
     }
     if let Some(agent) = agents::detect(file_name, bytes) {
         return FileKind::Agent(agent);
@@ -454,6 +459,13 @@ fn read_full_as(
                 LiveReader::Whole,
             ))
         }
+        FileKind::Continue => {
+            let state = agents::continue_dev::read(bytes, None)?;
+            Ok((
+                agents::continue_dev::dialog(&state, file_name),
+                LiveReader::Whole,
+            ))
+        }
         FileKind::Agent(agent) => {
             let mut log = agents::new_log(agent, None);
             log.feed(bytes);
@@ -556,13 +568,14 @@ pub fn parse_as(
         DialogSource::Cline => FileKind::Task(agents::cline::TaskAgent::Cline),
         DialogSource::RooCode => FileKind::Task(agents::cline::TaskAgent::RooCode),
         DialogSource::KiloCode => FileKind::Task(agents::cline::TaskAgent::KiloCode),
+        DialogSource::Continue => FileKind::Continue,
         DialogSource::Vscode => match detect(file_name, bytes) {
-            FileKind::Agent(_) | FileKind::Task(_)
+            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue
                 if file_name.to_ascii_lowercase().ends_with(".json") =>
             {
                 FileKind::Json
             }
-            FileKind::Agent(_) | FileKind::Task(_) => FileKind::Transcript,
+            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue => FileKind::Transcript,
             other => other,
         },
     };
@@ -627,13 +640,11 @@ fn response_details_by(
         }
         FileKind::Task(_) => {
             let state = agents::cline::read(bytes, slot)?;
-            let (markdown, tool_calls) = slot
-                .and_then(|s| state.common.details_of(s))
-                .ok_or_else(|| out_of_range(state.common.turns.len()))?;
-            Ok(ResponseDetails {
-                markdown,
-                tool_calls,
-            })
+            whole_details(&state.common, slot, index)
+        }
+        FileKind::Continue => {
+            let state = agents::continue_dev::read(bytes, slot)?;
+            whole_details(&state.common, slot, index)
         }
         FileKind::Transcript => {
             let mut log = LineLog::new(TranscriptState::new(slot));
@@ -641,6 +652,25 @@ fn response_details_by(
             details_in(&log, slot, index)
         }
     }
+}
+
+/// The details of the response at `slot` of a whole-file agent format (Cline's tasks, Continue's
+/// sessions) read on the details path, or the out-of-range error for request `index`.
+fn whole_details(
+    common: &agents::Common,
+    slot: Option<usize>,
+    index: usize,
+) -> Result<ResponseDetails, SessionError> {
+    let (markdown, tool_calls) =
+        slot.and_then(|s| common.details_of(s))
+            .ok_or(SessionError::RequestOutOfRange {
+                index,
+                count: common.turns.len(),
+            })?;
+    Ok(ResponseDetails {
+        markdown,
+        tool_calls,
+    })
 }
 
 /// The details of the response at `slot` in a line log read on the details path, whatever its

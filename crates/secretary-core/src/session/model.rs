@@ -36,11 +36,13 @@ pub enum SessionFormat {
     RooCode,
     /// Kilo Code: `globalStorage/kilocode.kilo-code/tasks/<id>/ui_messages.json`.
     KiloCode,
+    /// Continue: `~/.continue/sessions/<sessionId>.json`.
+    Continue,
 }
 
 /// Which agent wrote a dialog: VS Code's chat, or one of the terminal agents whose own history
 /// the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`,
-/// `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`.
+/// `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
@@ -56,10 +58,11 @@ pub enum DialogSource {
     Cline,
     RooCode,
     KiloCode,
+    Continue,
 }
 
 impl DialogSource {
-    pub const ALL: [DialogSource; 9] = [
+    pub const ALL: [DialogSource; 10] = [
         DialogSource::Vscode,
         DialogSource::CopilotCli,
         DialogSource::ClaudeCode,
@@ -69,6 +72,7 @@ impl DialogSource {
         DialogSource::Cline,
         DialogSource::RooCode,
         DialogSource::KiloCode,
+        DialogSource::Continue,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -82,6 +86,7 @@ impl DialogSource {
             DialogSource::Cline => "cline",
             DialogSource::RooCode => "roo-code",
             DialogSource::KiloCode => "kilo-code",
+            DialogSource::Continue => "continue",
         }
     }
 
@@ -97,7 +102,7 @@ impl DialogSource {
     }
 
     /// The source named `name` (`vscode`, `copilot-cli`, `claude-code`, `codex`, `gemini-cli`,
-    /// `qwen-code`, `cline`, `roo-code`, `kilo-code`).
+    /// `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`).
     pub fn parse(name: &str) -> Option<DialogSource> {
         DialogSource::ALL.into_iter().find(|s| s.as_str() == name)
     }
@@ -115,6 +120,7 @@ impl SessionFormat {
             SessionFormat::Cline => DialogSource::Cline,
             SessionFormat::RooCode => DialogSource::RooCode,
             SessionFormat::KiloCode => DialogSource::KiloCode,
+            SessionFormat::Continue => DialogSource::Continue,
             _ => DialogSource::Vscode,
         }
     }

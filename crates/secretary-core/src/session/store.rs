@@ -102,7 +102,8 @@ impl Entry {
             | SessionFormat::QwenCode
             | SessionFormat::Cline
             | SessionFormat::RooCode
-            | SessionFormat::KiloCode => 4,
+            | SessionFormat::KiloCode
+            | SessionFormat::Continue => 4,
         }
     }
 
@@ -337,7 +338,15 @@ impl SessionStore {
         bytes: &[u8],
     ) -> Result<ApplyOutcome, SessionError> {
         match read_full(path, bytes, self.max_bytes) {
-            Ok((dialog, reader)) => {
+            Ok((mut dialog, reader)) => {
+                // Continue's messages carry no times: the file's stands for the last activity.
+                if dialog.format == SessionFormat::Continue
+                    && dialog.last_activity.is_none()
+                    && meta.mtime_ms.is_finite()
+                    && meta.mtime_ms > 0.0
+                {
+                    dialog.last_activity = Some(meta.mtime_ms as i64);
+                }
                 let workspace = workspace
                     .map(str::to_owned)
                     .or_else(|| dialog.folder.as_deref().map(super::folder_key));
@@ -416,6 +425,7 @@ impl SessionStore {
                     FileKind::Transcript => SessionFormat::Transcript,
                     FileKind::Agent(agent) => agent.format(),
                     FileKind::Task(agent) => agent.format(),
+                    FileKind::Continue => SessionFormat::Continue,
                 };
                 let mut dialog = empty_dialog(format);
                 dialog.session_id = match format {

@@ -1,9 +1,10 @@
 //! Readers for other agents' own session logs, into the same [`Dialog`] model as VS Code's chats:
 //! GitHub Copilot CLI ([`copilot_cli`]), Claude Code ([`claude_code`]), OpenAI Codex CLI
 //! ([`codex`]), Gemini CLI ([`gemini_cli`]) and Qwen Code ([`qwen_code`]); and the tasks of the
-//! VS Code extensions Cline, Roo Code and Kilo Code ([`cline`]), a whole JSON array each.
+//! VS Code extensions Cline, Roo Code and Kilo Code ([`cline`]), a whole JSON array each, and
+//! Continue's sessions ([`continue_dev`]), a whole JSON object each.
 //!
-//! All but the last are append-only JSON Lines logs, so they are read through the same [`LineLog`] as
+//! All but the last two are append-only JSON Lines logs, so they are read through the same [`LineLog`] as
 //! VS Code's mutation logs: a log that grew costs the appended lines. Only what the person typed
 //! becomes a request: tool results, meta lines, command expansions and the environment or
 //! instruction blocks an agent injects are left out. Lines of a type the reader does not know are
@@ -16,6 +17,7 @@
 pub(crate) mod claude_code;
 pub(crate) mod cline;
 pub(crate) mod codex;
+pub(crate) mod continue_dev;
 pub(crate) mod copilot_cli;
 pub(crate) mod gemini_cli;
 pub(crate) mod qwen_code;

@@ -1,0 +1,297 @@
+//! Continue (the VS Code and JetBrains extension `Continue.continue`): one JSON file per session,
+//! `~/.continue/sessions/<sessionId>.json` (`CONTINUE_GLOBAL_DIR` moves `~/.continue`), beside the
+//! index `sessions.json` (a list, not a session). Checked on public descriptions and test data
+//! only (the extension cannot run outside an IDE here): see `docs/agents.md`.
+//!
+//! A session is `{sessionId, title, workspaceDirectory, history: [{message: {role, content},
+//! contextItems, ...}], mode?, chatModelTitle?}`, rewritten as a whole: it is read as a whole file.
+//! A request is a `role: "user"` message's text (`content`: a string or parts `{type: "text",
+//! text}`); the files and snippets attached as `contextItems` are not part of it. The folder is
+//! `workspaceDirectory`, a path or (newer versions) a `file://` URI. The messages carry no times:
+//! the host's file time stands for the last activity.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::{raw_str, Common, Turn};
+use crate::session::model::{Dialog, Request, SessionFormat};
+use crate::session::record::{empty_dialog, fill_dialog_fields, push_capped, Got, HeaderRec};
+use crate::session::{json_error, surrogates, utf8, SessionError, MAX_REQUESTS};
+
+/// Whether `file_name` is a Continue session: `<id>.json` in a `sessions` folder of `.continue`,
+/// not the `sessions.json` index.
+pub(crate) fn detect(file_name: &str) -> bool {
+    let parts: Vec<&str> = file_name.split(['/', '\\']).collect();
+    let [.., dot_continue, sessions, base] = parts.as_slice() else {
+        return false;
+    };
+    let base = base.to_ascii_lowercase();
+    dot_continue.eq_ignore_ascii_case(".continue")
+        && sessions.eq_ignore_ascii_case("sessions")
+        && base.ends_with(".json")
+        && base != "sessions.json"
+}
+
+#[derive(Deserialize)]
+struct Session<'a> {
+    #[serde(rename = "sessionId", borrow, default)]
+    session_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    title: Option<&'a RawValue>,
+    #[serde(rename = "workspaceDirectory", borrow, default)]
+    workspace_directory: Option<&'a RawValue>,
+    #[serde(rename = "chatModelTitle", borrow, default)]
+    chat_model_title: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    history: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Item<'a> {
+    #[serde(borrow, default)]
+    message: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(borrow, default)]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    content: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Part<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    text: Option<&'a RawValue>,
+}
+
+/// The text of a message's `content`: a string, or its text parts joined.
+fn content_text(content: Option<&RawValue>) -> Option<String> {
+    let content = content?;
+    if content.get().starts_with('"') {
+        return raw_str(Some(content));
+    }
+    let parts: Vec<Part> = serde_json::from_str(content.get()).ok()?;
+    let texts: Vec<String> = parts
+        .iter()
+        .filter(|p| raw_str(p.kind).is_none_or(|k| k == "text"))
+        .filter_map(|p| raw_str(p.text))
+        .collect();
+    Some(texts.join("\n"))
+}
+
+/// A folder from `workspaceDirectory`: a path as written, or the path of a `file://` URI
+/// (percent-decoded; `file:///c%3A/x` is `c:/x`). Another scheme (a remote workspace) gives none.
+fn folder_of(value: &str) -> Option<String> {
+    let value = value.trim();
+    if value.is_empty() || value.len() > 4096 {
+        return None;
+    }
+    let Some(rest) = value.strip_prefix("file://") else {
+        return (!value.contains("://")).then(|| value.to_string());
+    };
+    // `file:///path`: an empty authority; anything else names another machine.
+    let path = rest.strip_prefix('/').map(|p| format!("/{p}"))?;
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
+            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
+                out.push((hex(h)? * 16 + hex(l)?) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    let path = String::from_utf8(out).ok()?;
+    // `/c:/x`: a Windows drive.
+    let windows = path.len() >= 3
+        && path.as_bytes()[0] == b'/'
+        && path.as_bytes()[1].is_ascii_alphabetic()
+        && path.as_bytes()[2] == b':';
+    Some(if windows { path[1..].to_string() } else { path })
+}
+
+/// The reduced state of a Continue session.
+#[derive(Debug, Clone)]
+pub(crate) struct ContinueState {
+    pub common: Common,
+    /// History items that are not `{message: {role, ...}}`.
+    odd: usize,
+}
+
+/// Reads a whole session file.
+pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState, SessionError> {
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
+    let text = utf8(bytes)?;
+    let mended = surrogates::mend_str(text);
+    let text: &str = &mended;
+    match crate::session::de::json_kind_of(text) {
+        Some("an object") => {}
+        Some(kind) => {
+            return Err(SessionError::NotASession(format!(
+                "the file holds {kind}, not a Continue session object"
+            )))
+        }
+        None => return Err(SessionError::Empty),
+    }
+    let session: Session = serde_json::from_str(text).map_err(json_error)?;
+    let Some(history) = session.history else {
+        return Err(SessionError::NotASession(
+            "a JSON object without `history`".into(),
+        ));
+    };
+    let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(history.get()) else {
+        return Err(SessionError::NotASession(
+            "`history` is not an array".into(),
+        ));
+    };
+    let mut state = ContinueState {
+        common: Common::new(details),
+        odd: 0,
+    };
+    let c = &mut state.common;
+    c.session_id = raw_str(session.session_id).filter(|id| !id.is_empty());
+    c.title = raw_str(session.title).filter(|t| t != "New Session");
+    c.folder = raw_str(session.workspace_directory).and_then(|w| folder_of(&w));
+    c.model = raw_str(session.chat_model_title).filter(|m| !m.is_empty());
+    for item in items {
+        let message = serde_json::from_str::<Item>(item.get())
+            .ok()
+            .and_then(|i| i.message)
+            .and_then(|m| serde_json::from_str::<Message>(m.get()).ok());
+        let Some(message) = message else {
+            state.odd += 1;
+            continue;
+        };
+        let c = &mut state.common;
+        c.events += 1;
+        match raw_str(message.role).as_deref() {
+            Some("user") => {
+                let Some(text) = content_text(message.content).filter(|t| !t.trim().is_empty())
+                else {
+                    continue;
+                };
+                if c.turns.len() < MAX_REQUESTS {
+                    let model = c.model.clone();
+                    c.turns.push(Turn {
+                        text,
+                        model,
+                        ..Default::default()
+                    });
+                }
+            }
+            Some("assistant") => {
+                c.answered(None, content_text(message.content));
+                if let Some(turn) = c.turns.last_mut() {
+                    turn.done = true;
+                }
+            }
+            Some("tool") => {
+                if c.wants_details() {
+                    if let Some(turn) = c.turns.last_mut() {
+                        turn.tool_calls += 1;
+                    }
+                }
+            }
+            Some("thinking" | "system") => {}
+            Some(other) => c.unknown_type(other),
+            None => state.odd += 1,
+        }
+    }
+    Ok(state)
+}
+
+/// The dialog of a session read by [`read`].
+pub(crate) fn dialog(state: &ContinueState, file_name: &str) -> Dialog {
+    let c = &state.common;
+    let count = c.turns.len();
+    let mut dialog = empty_dialog(SessionFormat::Continue);
+    dialog.requests = c
+        .turns
+        .iter()
+        .enumerate()
+        .map(|(i, turn)| Request {
+            index: i + 1,
+            request_id: None,
+            text: turn.text.clone(),
+            timestamp: None,
+            model_id: turn.model.clone(),
+            agent_id: None,
+            status: super::turn_status(turn, i + 1 == count),
+        })
+        .collect();
+    let header = HeaderRec {
+        session_id: c.session_id.clone().map(Got::Val),
+        custom_title: c.title.clone().map(Got::Val),
+        ..Default::default()
+    };
+    let mut notes = Vec::new();
+    fill_dialog_fields(&mut dialog, file_name, &header, &mut notes);
+    dialog.folder = c.folder.clone();
+    let mut diagnostics = Vec::new();
+    push_capped(&mut diagnostics, &notes);
+    if state.odd > 0 {
+        let n = state.odd;
+        let what = if n == 1 { "item" } else { "items" };
+        push_capped(
+            &mut diagnostics,
+            &[format!("{n} history {what} without a message skipped")],
+        );
+    }
+    let unknown: Vec<String> = c
+        .unknown
+        .iter()
+        .map(|(role, n)| {
+            let messages = if *n == 1 { "message" } else { "messages" };
+            format!("{n} {messages} of unknown role `{role}` skipped")
+        })
+        .collect();
+    push_capped(&mut diagnostics, &unknown);
+    dialog.diagnostics = diagnostics;
+    dialog
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workspace_directory_as_path_or_file_uri() {
+        assert_eq!(folder_of("/work/cn").as_deref(), Some("/work/cn"));
+        assert_eq!(
+            folder_of("file:///Users/me/my%20app").as_deref(),
+            Some("/Users/me/my app")
+        );
+        assert_eq!(
+            folder_of("file:///c%3A/Code/x").as_deref(),
+            Some("c:/Code/x")
+        );
+        assert_eq!(
+            folder_of("E:\\Code\\ProjectAlpha").as_deref(),
+            Some("E:\\Code\\ProjectAlpha")
+        );
+        assert_eq!(folder_of("vscode-remote://ssh-remote+h/x"), None);
+        assert_eq!(folder_of("file://host/share"), None);
+        assert_eq!(folder_of(""), None);
+    }
+
+    #[test]
+    fn only_session_files_are_detected() {
+        assert!(detect("/h/.continue/sessions/5f0c2b1e.json"));
+        assert!(detect("C:\\Users\\a\\.continue\\sessions\\5f0c2b1e.json"));
+        assert!(!detect("/h/.continue/sessions/sessions.json"));
+        assert!(!detect("/h/.continue/config.json"));
+        assert!(!detect("/h/other/sessions/5f0c2b1e.json"));
+    }
+}
