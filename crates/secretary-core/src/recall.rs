@@ -103,6 +103,10 @@ pub struct HookInput {
     /// Notes on fields that were present but refused, for the host's log line.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refused: Vec<String>,
+    /// The prompt a prompt hook carries (Copilot CLI `prompt`): its own `user.message` may already
+    /// be in the log, and is then not "the previous request". Not sent back to the host.
+    #[serde(skip)]
+    pub prompt: Option<String>,
 }
 
 impl HookInput {
@@ -152,6 +156,7 @@ pub fn read_hook_input(bytes: &[u8]) -> Result<HookInput, RecallError> {
                 .push(format!("transcript path {:?}", preview(path, 80)));
         }
     }
+    input.prompt = field(&["prompt"]).map(str::to_string);
     if let Some(source) = field(&["source", "trigger"]) {
         if source.len() <= 40
             && source
@@ -354,16 +359,87 @@ pub fn hook_output(agent: DialogSource, event: HookEvent, text: &str) -> String 
 
 /// The whole answer to one hook: the agent's log (`file_name`, `bytes`) read as that agent's
 /// format, its requests within the budget, in the agent's output shape. `None`: print nothing.
+///
+/// A prompt hook answers only when the log shows a compaction since the person's previous request
+/// ([`compacted_since_last_request`]): once after each compaction, not on every prompt.
 pub fn answer(
     agent: DialogSource,
     event: HookEvent,
+    input: &HookInput,
     file_name: &str,
     bytes: &[u8],
     max_chars: usize,
 ) -> Result<Option<String>, RecallError> {
+    if !input.wants_recall(event) {
+        return Ok(None);
+    }
+    if event == HookEvent::UserPromptSubmitted
+        && !compacted_since_last_request(agent, bytes, input.prompt.as_deref())
+    {
+        return Ok(None);
+    }
     let dialog = crate::session::parse_as(agent, file_name, bytes)
         .map_err(|err| RecallError::Session(err.to_string()))?;
     Ok(recall_text(&dialog, max_chars).map(|text| hook_output(agent, event, &text)))
+}
+
+/// Whether the agent's log records a finished compaction after the person's last request (not
+/// counting a last request whose text is `prompt`: the one being submitted, when the agent logged
+/// it before running the hook). Only Copilot CLI's log is read this way (`session.compaction_complete`
+/// after `user.message`); the other agents tell a compaction by their `SessionStart` source.
+pub fn compacted_since_last_request(
+    agent: DialogSource,
+    bytes: &[u8],
+    prompt: Option<&str>,
+) -> bool {
+    if agent != DialogSource::CopilotCli {
+        return false;
+    }
+    #[derive(Deserialize)]
+    struct Event {
+        #[serde(rename = "type", default)]
+        kind: String,
+        #[serde(default)]
+        data: Option<EventData>,
+    }
+    #[derive(Deserialize)]
+    struct EventData {
+        #[serde(default)]
+        content: Option<String>,
+        #[serde(default)]
+        success: Option<bool>,
+    }
+    let mut skipped_current = false;
+    for line in bytes.split(|b| *b == b'\n').rev() {
+        // Only the two kinds of line that matter are parsed at all.
+        let Some(head) = line.get(..line.len().min(200)) else {
+            continue;
+        };
+        let is_user = memchr::memmem::find(head, b"\"user.message\"").is_some();
+        let is_compaction =
+            memchr::memmem::find(head, b"\"session.compaction_complete\"").is_some();
+        if !is_user && !is_compaction {
+            continue;
+        }
+        let Ok(event) = serde_json::from_slice::<Event>(line) else {
+            continue;
+        };
+        match event.kind.as_str() {
+            "session.compaction_complete" => {
+                return event.data.and_then(|d| d.success).unwrap_or(true);
+            }
+            "user.message" => {
+                let content = event.data.and_then(|d| d.content);
+                if !skipped_current && prompt.is_some() && content.as_deref() == prompt {
+                    skipped_current = true;
+                    continue;
+                }
+                return false;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]

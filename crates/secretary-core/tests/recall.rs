@@ -149,6 +149,7 @@ fn budget_is_clamped_and_an_empty_log_answers_nothing() {
         recall::answer(
             DialogSource::ClaudeCode,
             HookEvent::SessionStart,
+            &recall::HookInput::default(),
             "/x/e.jsonl",
             no_request,
             12_000
@@ -159,6 +160,7 @@ fn budget_is_clamped_and_an_empty_log_answers_nothing() {
     assert!(recall::answer(
         DialogSource::ClaudeCode,
         HookEvent::SessionStart,
+        &recall::HookInput::default(),
         "/x/e.jsonl",
         b"",
         12_000
@@ -172,6 +174,7 @@ fn output_shapes_per_agent() {
     let out = recall::answer(
         DialogSource::ClaudeCode,
         HookEvent::SessionStart,
+        &recall::HookInput::default(),
         "/x/s1.jsonl",
         &bytes,
         12_000,
@@ -244,4 +247,102 @@ fn hook_inputs_are_checked() {
     assert!(recall::HookEvent::parse("rm -rf").is_err());
     assert!(recall::hook_agent("vscode").is_err());
     assert_eq!(recall::hook_agent("codex"), Ok(DialogSource::Codex));
+}
+
+/// A Copilot CLI log: `user.message` and `session.compaction_complete` events as it writes them.
+fn copilot_log(events: &[(&str, &str)]) -> Vec<u8> {
+    let mut out = String::new();
+    out.push_str(&json!({"type": "session.start", "data": {"sessionId": "c1", "context": {"cwd": "/w"}}, "id": "e0", "timestamp": "2026-01-01T00:00:00Z"}).to_string());
+    out.push('\n');
+    for (i, (kind, text)) in events.iter().enumerate() {
+        let line = match *kind {
+            "user" => {
+                json!({"type": "user.message", "data": {"content": text}, "id": format!("e{}", i + 1), "timestamp": "2026-01-01T00:00:01Z"})
+            }
+            "compaction" => {
+                json!({"type": "session.compaction_complete", "data": {"success": *text != "failed"}, "id": format!("e{}", i + 1), "timestamp": "2026-01-01T00:00:02Z"})
+            }
+            _ => {
+                json!({"type": "assistant.message", "data": {"content": text}, "id": format!("e{}", i + 1), "timestamp": "2026-01-01T00:00:02Z"})
+            }
+        };
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+#[test]
+fn a_prompt_hook_answers_once_after_each_compaction() {
+    let prompt_input = |prompt: &str| {
+        recall::read_hook_input(
+            json!({"sessionId": "c1", "prompt": prompt})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap()
+    };
+    let answer = |log: &[u8], prompt: &str| {
+        recall::answer(
+            DialogSource::CopilotCli,
+            HookEvent::UserPromptSubmitted,
+            &prompt_input(prompt),
+            "/h/.copilot/session-state/c1/events.jsonl",
+            log,
+            12_000,
+        )
+        .unwrap()
+    };
+    // No compaction: nothing.
+    let plain = copilot_log(&[
+        ("user", "one"),
+        ("assistant", "ok"),
+        ("user", "two"),
+        ("assistant", "ok"),
+    ]);
+    assert_eq!(answer(&plain, "three"), None);
+    // A compaction after the last request: the requests come back, as Copilot CLI reads them.
+    let compacted = copilot_log(&[
+        ("user", "one"),
+        ("assistant", "ok"),
+        ("user", "two middle"),
+        ("compaction", "ok"),
+        ("assistant", "ok"),
+    ]);
+    let out = answer(&compacted, "three").expect("recall after a compaction");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let context = v["additionalContext"].as_str().unwrap();
+    assert!(
+        context.contains("one") && context.contains("two middle"),
+        "{context}"
+    );
+    // The prompt being submitted already logged: still the first prompt since the compaction.
+    let mut logged = compacted.clone();
+    logged.extend_from_slice(&copilot_log(&[("user", "three")])[copilot_log(&[]).len()..]);
+    assert!(answer(&logged, "three").is_some());
+    // The next prompt after that: nothing again.
+    let later = copilot_log(&[
+        ("user", "one"),
+        ("compaction", "ok"),
+        ("user", "three"),
+        ("assistant", "ok"),
+    ]);
+    assert_eq!(answer(&later, "four"), None);
+    // A failed compaction dropped nothing.
+    let failed = copilot_log(&[("user", "one"), ("compaction", "failed")]);
+    assert_eq!(answer(&failed, "two"), None);
+    // Session start hooks of Claude Code and Codex answer only after a compaction.
+    let claude = claude_log(&["hello".to_string()]);
+    let startup = recall::read_hook_input(br#"{"session_id":"s1","source":"startup"}"#).unwrap();
+    assert_eq!(
+        recall::answer(
+            DialogSource::ClaudeCode,
+            HookEvent::SessionStart,
+            &startup,
+            "/x/s1.jsonl",
+            &claude,
+            12_000
+        ),
+        Ok(None)
+    );
 }

@@ -481,14 +481,16 @@ pub fn hook_input(event: &str, input: &[u8]) -> Result<String, JsError> {
 pub fn hook_answer(
     agent: &str,
     event: &str,
+    input: &[u8],
     file_name: &str,
     bytes: &[u8],
     max_chars: Option<u32>,
 ) -> Result<Option<String>, JsError> {
     let agent = recall::hook_agent(agent).map_err(into_error)?;
     let event = recall::HookEvent::parse(event).map_err(into_error)?;
+    let input = recall::read_hook_input(input).map_err(into_error)?;
     let max = max_chars.map_or(recall::DEFAULT_MAX_CHARS, |n| n as usize);
-    recall::answer(agent, event, file_name, bytes, max).map_err(into_error)
+    recall::answer(agent, event, &input, file_name, bytes, max).map_err(into_error)
 }
 
 /// The largest hook input `secretary hook` reads from stdin.

@@ -95,7 +95,7 @@ async function answer(argv: string[], env: NodeJS.ProcessEnv): Promise<string | 
     throw new Error(`no ${agent} log for session ${input.sessionId ?? '(none given)'}`);
   }
   const bytes = readRegularFile(log, core.run((_h, m) => m.maxSessionBytes()));
-  return core.run((_h, m) => m.hookAnswer(agent, event, log, bytes, maxChars));
+  return core.run((_h, m) => m.hookAnswer(agent, event, stdin, log, bytes, maxChars));
 }
 
 /** Reads stdin up to `max` bytes and for at most {@link STDIN_MS}; more, or longer, is an error. */

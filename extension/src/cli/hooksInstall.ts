@@ -24,7 +24,8 @@ import {
 export const HOOKS_USAGE = `secretary hooks install|uninstall [--agent claude-code,codex,copilot-cli] [--scope user|project]
                                [--max-chars <n>] [--dry-run]
   install: adds \`secretary hook\` to each agent's settings (Claude Code ~/.claude/settings.json,
-  Codex ~/.codex/hooks.json, Copilot CLI ~/.copilot/config.json; --scope project: in this folder),
+  Codex ~/.codex/hooks.json, Copilot CLI ~/.copilot/hooks/secretary-recall.json; --scope project:
+  .claude/settings.json, .codex/hooks.json, .github/hooks/secretary-recall.json in this folder),
   keeping everything else and a <file>.bak; --dry-run prints the diff and writes nothing.
   uninstall: removes only the entries it added.
 `;

@@ -100,7 +100,7 @@ export interface WasmExports {
    * an unknown event or input that is not a JSON object. */
   hookInput(event: string, input: Uint8Array): string;
   /** What `secretary hook` prints for the agent's log, or `undefined` for nothing. */
-  hookAnswer(agent: string, event: string, fileName: string, bytes: Uint8Array, maxChars: number | undefined): string | undefined;
+  hookAnswer(agent: string, event: string, input: Uint8Array, fileName: string, bytes: Uint8Array, maxChars: number | undefined): string | undefined;
   /** The largest hook input the core reads (bytes). */
   hookMaxInputBytes(): number;
 }

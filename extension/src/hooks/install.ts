@@ -53,7 +53,9 @@ export function settingsFile(
     case 'codex':
       return scope === 'project' ? path.join(cwd, '.codex', 'hooks.json') : path.join(env.CODEX_HOME || path.join(home, '.codex'), 'hooks.json');
     case 'copilot-cli':
-      return scope === 'project' ? path.join(cwd, '.github', 'hooks', 'secretary-recall.json') : path.join(env.COPILOT_HOME || path.join(home, '.copilot'), 'config.json');
+      // Copilot CLI reads every `*.json` of `~/.copilot/hooks/` and of a repository's
+      // `.github/hooks/` (its `config.json` `hooks` key was not read in 1.0.102, measured).
+      return path.join(scope === 'project' ? path.join(cwd, '.github') : env.COPILOT_HOME || path.join(home, '.copilot'), 'hooks', 'secretary-recall.json');
   }
 }
 
@@ -147,7 +149,11 @@ export function planInstall(agent: HookAgent, file: string, text: string | undef
   const current = listAt(base, shape.list);
   const kept = current.filter((entry) => !shape.commandsOf(entry).some((c) => isOwnCommand(c, agent)));
   const next = [...kept, shape.entry];
-  const after = applyEdits(base, modify(base, shape.list, next, FORMAT));
+  let after = applyEdits(base, modify(base, shape.list, next, FORMAT));
+  // A Copilot CLI hooks file says its format version.
+  if (agent === 'copilot-cli' && valueAt(after, ['version']) === undefined) {
+    after = applyEdits(after, modify(after, ['version'], 1, FORMAT));
+  }
   return { agent, file, before, after, changed: after !== (before ?? '') };
 }
 
