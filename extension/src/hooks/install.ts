@@ -238,3 +238,29 @@ export function planDiff(plan: HookPlan): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** What "Set Up Recall Hooks" would change: for every agent whose home folder exists, the user-scope
+ * install plan when it changes something, and the refusals (a settings file it must not touch). */
+export function planSetup(cli: string, node: string, env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): { plans: HookPlan[]; refused: string[] } {
+  const plans: HookPlan[] = [];
+  const refused: string[] = [];
+  for (const agent of HOOK_AGENTS) {
+    try {
+      if (!fs.statSync(agentHome(agent, env, home)).isDirectory()) {
+        continue;
+      }
+    } catch {
+      continue;
+    }
+    const file = settingsFile(agent, 'user', env, home);
+    try {
+      const plan = planInstall(agent, file, readSettingsText(file), hookCommand(agent, cli, node));
+      if (plan.changed) {
+        plans.push(plan);
+      }
+    } catch (err) {
+      refused.push(err instanceof HookSetupError ? err.message : `${file}: ${String(err)}`);
+    }
+  }
+  return { plans, refused };
+}

@@ -1,8 +1,7 @@
-import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 
-import { HOOK_AGENTS, HookSetupError, agentHome, applyPlan, hookCommand, planInstall, readSettingsText, settingsFile, type HookPlan } from './install';
+import { applyPlan, planSetup } from './install';
 
 /** The command's id (contributed in package.json). */
 export const SET_UP_RECALL_HOOKS_COMMAND = 'copilotChatSecretary.setUpRecallHooks';
@@ -19,22 +18,7 @@ const NAMES = { 'claude-code': 'Claude Code', codex: 'Codex', 'copilot-cli': 'Gi
 export function registerRecallHooksCommand(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
   return vscode.commands.registerCommand(SET_UP_RECALL_HOOKS_COMMAND, async () => {
     const cli = path.join(context.extensionPath, 'dist', 'cli.js');
-    const plans: HookPlan[] = [];
-    const refused: string[] = [];
-    for (const agent of HOOK_AGENTS) {
-      if (!isDir(agentHome(agent))) {
-        continue;
-      }
-      const file = settingsFile(agent, 'user');
-      try {
-        const plan = planInstall(agent, file, readSettingsText(file), hookCommand(agent, cli, 'node'));
-        if (plan.changed) {
-          plans.push(plan);
-        }
-      } catch (err) {
-        refused.push(err instanceof HookSetupError ? err.message : `${file}: ${String(err)}`);
-      }
-    }
+    const { plans, refused } = planSetup(cli, 'node');
     for (const why of refused) {
       log.warn(`Set Up Recall Hooks: ${why}`);
     }
@@ -68,12 +52,4 @@ export function registerRecallHooksCommand(context: vscode.ExtensionContext, log
       void vscode.window.showInformationMessage(`Recall hooks set up for ${done.join(', ')}.`);
     }
   });
-}
-
-function isDir(dir: string): boolean {
-  try {
-    return fs.statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 
+import { applyPlan, planSetup } from '../../src/hooks/install';
 import { ROOT, tempDir } from './helpers';
 
 /**
@@ -272,6 +273,44 @@ test('hooks install refuses a settings file that is not JSON, a link, huge, or t
     assert.equal(run(['hooks', 'install', '--agent', 'vscode'], home).code, 2);
     assert.equal(run(['hooks', 'install', '--scope', 'galaxy'], home).code, 2);
     assert.equal(run(['hooks', 'frobnicate'], home).code, 2);
+  } finally {
+    cleanup();
+  }
+});
+
+test('Set Up Recall Hooks plans only for the agents whose home exists, names the files, and refuses what it must not touch', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const env = {};
+    assert.deepEqual(planSetup('/opt/s/dist/cli.js', 'node', env, home), { plans: [], refused: [] }, 'no agent home, nothing to do');
+    fs.mkdirSync(path.join(home, '.claude'));
+    fs.mkdirSync(path.join(home, '.copilot'));
+    fs.mkdirSync(path.join(home, '.codex'));
+    fs.writeFileSync(path.join(home, '.codex', 'hooks.json'), 'not json');
+    const { plans, refused } = planSetup('/opt/s/dist/cli.js', 'node', env, home);
+    assert.deepEqual(
+      plans.map((p) => [p.agent, p.file]),
+      [
+        ['claude-code', path.join(home, '.claude', 'settings.json')],
+        ['copilot-cli', path.join(home, '.copilot', 'hooks', 'secretary-recall.json')],
+      ],
+    );
+    assert.equal(refused.length, 1);
+    assert.match(refused[0], /hooks\.json is not valid JSON/);
+    for (const plan of plans) {
+      applyPlan(plan);
+    }
+    assert.match(fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'), /"command": "node \/opt\/s\/dist\/cli\.js hook session-start --agent claude-code"/);
+    assert.equal(fs.readFileSync(path.join(home, '.codex', 'hooks.json'), 'utf8'), 'not json');
+    // Set up already: nothing left to do.
+    assert.equal(planSetup('/opt/s/dist/cli.js', 'node', env, home).plans.length, 0);
+    // The environment's homes count (CLAUDE_CONFIG_DIR).
+    const other = path.join(home, 'claude-elsewhere');
+    fs.mkdirSync(other);
+    assert.deepEqual(
+      planSetup('/opt/s/dist/cli.js', 'node', { CLAUDE_CONFIG_DIR: other }, home).plans.map((p) => p.file),
+      [path.join(other, 'settings.json')],
+    );
   } finally {
     cleanup();
   }
