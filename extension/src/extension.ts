@@ -3,6 +3,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { WasmCore } from './core/wasm';
+import { registerRecallHooksCommand } from './hooks/setupCommand';
 import { vscodeHost } from './host/vscodeHost';
 import {
   canonicalKey,
@@ -341,6 +342,7 @@ function registerCommands(
       trees.forEach((tree) => tree.refresh());
     }),
     vscode.commands.registerCommand(`${CONFIG}.showLog`, () => log.show()),
+    registerRecallHooksCommand(context, log),
     vscode.commands.registerCommand(`${CONFIG}.copyRequest`, async (node?: SecretaryNode) => {
       if (node?.kind === 'request') {
         await vscode.env.clipboard.writeText(node.request.text);

@@ -19,6 +19,7 @@ pub mod history;
 pub mod host;
 pub mod memory;
 pub mod prompts;
+pub mod recall;
 pub mod registry;
 pub mod search;
 pub mod session;

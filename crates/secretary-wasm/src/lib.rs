@@ -9,6 +9,7 @@ pub mod listing;
 use std::cell::OnceCell;
 
 use secretary_core::history::HistoryCache;
+use secretary_core::recall;
 use secretary_core::registry;
 use secretary_core::session::live::{Caller, LiveCopy};
 use secretary_core::session::{self, FileMeta, SessionStore};
@@ -486,6 +487,42 @@ pub fn parse_session(file_name: &str, bytes: &[u8]) -> Result<String, JsError> {
 pub fn response_details(file_name: &str, bytes: &[u8], index: usize) -> Result<String, JsError> {
     let details = session::response_details(file_name, bytes, index).map_err(into_error)?;
     serde_json::to_string(&details).map_err(into_error)
+}
+
+/// A hook's stdin, checked (`secretary hook`): `{sessionId?, transcriptPath?, source?, refused,
+/// wantsRecall}` as JSON text. Throws when the event is unknown or the input is not a JSON object.
+#[wasm_bindgen(js_name = hookInput)]
+pub fn hook_input(event: &str, input: &[u8]) -> Result<String, JsError> {
+    let event = recall::HookEvent::parse(event).map_err(into_error)?;
+    let input = recall::read_hook_input(input).map_err(into_error)?;
+    let wants = input.wants_recall(event);
+    let mut value = serde_json::to_value(&input).map_err(into_error)?;
+    value["wantsRecall"] = serde_json::Value::Bool(wants);
+    Ok(value.to_string())
+}
+
+/// What `secretary hook` prints for the agent's log (`undefined`: nothing), see
+/// `secretary_core::recall::answer`.
+#[wasm_bindgen(js_name = hookAnswer)]
+pub fn hook_answer(
+    agent: &str,
+    event: &str,
+    input: &[u8],
+    file_name: &str,
+    bytes: &[u8],
+    max_chars: Option<u32>,
+) -> Result<Option<String>, JsError> {
+    let agent = recall::hook_agent(agent).map_err(into_error)?;
+    let event = recall::HookEvent::parse(event).map_err(into_error)?;
+    let input = recall::read_hook_input(input).map_err(into_error)?;
+    let max = max_chars.map_or(recall::DEFAULT_MAX_CHARS, |n| n as usize);
+    recall::answer(agent, event, &input, file_name, bytes, max).map_err(into_error)
+}
+
+/// The largest hook input `secretary hook` reads from stdin.
+#[wasm_bindgen(js_name = hookMaxInputBytes)]
+pub fn hook_max_input_bytes() -> f64 {
+    recall::MAX_INPUT_BYTES as f64
 }
 
 /// The prefix of every tool the extension contributes to VS Code (`chat_secretary_`): the core's

@@ -33,6 +33,11 @@ Usage:
   secretary copilot-ls --prompt <text> [--prompt <follow-up>]... [--model <id>] [--mode agent|ask]
                                                 run agent turns through it: tool calls on stderr, the reply
                                                 on stdout; exit 1 when a turn fails (docs/copilot-ls.md)
+  secretary hook <event> [--agent <a>] [--max-chars <n>]
+                                                an agent's recall hook: the person's requests after a
+                                                compaction, on stdout as the agent expects (docs/agents.md)
+  secretary hooks install|uninstall [--agent claude-code,codex,copilot-cli] [--scope user|project] [--dry-run]
+                                                put the recall hook into (or out of) each agent's settings
   secretary find-tools <query> --catalog <file> [--limit <n>] [--json] [--stdin] [--lexical]
                                                 rank a catalog [{name, description, inputSchema?, tags?}];
                                                 --stdin: one query per line in, one JSON line out
@@ -66,6 +71,13 @@ Environment:
 class UsageError extends Error {}
 
 export async function main(argv: string[]): Promise<number> {
+  // The recall hooks parse their own options (cli/hook.ts, cli/hooksInstall.ts).
+  if (argv[0] === 'hook') {
+    return (await import('./hook')).runHook(argv.slice(1));
+  }
+  if (argv[0] === 'hooks') {
+    return (await import('./hooksInstall')).runHooks(argv.slice(1));
+  }
   let parsed;
   try {
     parsed = parseArgs({

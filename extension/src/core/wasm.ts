@@ -100,6 +100,22 @@ export interface WasmExports {
   toolPlainName(prefix: string | undefined, name: string): string | undefined;
   version(): string;
   debugTrap(): void;
+  /** A hook's stdin, checked by the core (`secretary hook`): JSON text of {@link HookInput}; throws on
+   * an unknown event or input that is not a JSON object. */
+  hookInput(event: string, input: Uint8Array): string;
+  /** What `secretary hook` prints for the agent's log, or `undefined` for nothing. */
+  hookAnswer(agent: string, event: string, input: Uint8Array, fileName: string, bytes: Uint8Array, maxChars: number | undefined): string | undefined;
+  /** The largest hook input the core reads (bytes). */
+  hookMaxInputBytes(): number;
+}
+
+/** What the core read from a hook's stdin (`secretary_core::recall::HookInput`). */
+export interface HookInput {
+  sessionId?: string;
+  transcriptPath?: string;
+  source?: string;
+  refused?: string[];
+  wantsRecall: boolean;
 }
 
 /** Whether a tool's answer is the core asking for the calling chat's live copy. */

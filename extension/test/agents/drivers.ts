@@ -44,6 +44,9 @@ export interface AgentOptions {
   mcp?: { command: string; args: string[]; env?: Record<string, string> } | undefined;
   /** Run without the Secretary configured (a bare turn, for timing). */
   bare?: boolean;
+  /** Codex: run the hooks of `$CODEX_HOME/hooks.json` (`--dangerously-bypass-hook-trust`; it
+   * skips them silently otherwise). */
+  trustHooks?: boolean;
 }
 
 /** Where each agent is installed by scripts/agents-setup. */
@@ -179,9 +182,10 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
     home: options.home,
     async turn(session, prompt, extraEnv) {
       const before = new Set(rollouts(sessions));
+      const trust = options.trustHooks ? ['--dangerously-bypass-hook-trust'] : [];
       const args = session
-        ? ['exec', 'resume', '--skip-git-repo-check', session, prompt]
-        : ['exec', '--skip-git-repo-check', prompt];
+        ? ['exec', 'resume', '--skip-git-repo-check', ...trust, session, prompt]
+        : ['exec', '--skip-git-repo-check', ...trust, prompt];
       const result = await run(options.command, args, work, { ...env, ...extraEnv });
       const id = session ?? rollouts(sessions).filter((f) => !before.has(f)).map(rolloutId).find((x) => x) ?? '';
       return { ...result, session: id };

@@ -70,6 +70,19 @@ test('contributed tools are listed in vscode.lm.tools', () => {
   assert.deepEqual(missing, [], `tools contributed but missing from vscode.lm.tools`);
 });
 
+test('every command the manifest contributes is registered (Set Up Recall Hooks among them)', async () => {
+  const ext = ourExtension();
+  await ext.activate();
+  const contributed = ((ext.packageJSON?.contributes?.commands ?? []) as { command: string }[]).map((c) => c.command);
+  assert.ok(contributed.includes('copilotChatSecretary.setUpRecallHooks'), contributed.join(', '));
+  const registered = new Set(await vscode.commands.getCommands(true));
+  assert.deepEqual(
+    contributed.filter((c) => !registered.has(c)),
+    [],
+    'contributed but not registered',
+  );
+});
+
 test('chat_secretary_get_request rejects index 0 (WASM core answer)', async () => {
   await ourExtension().activate();
   const started = performance.now();

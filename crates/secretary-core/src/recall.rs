@@ -1,0 +1,462 @@
+//! Recall without being asked: what an agent's hook gets back after a compaction.
+//!
+//! After an agent compacts its history it holds a summary and cannot know what the summary lost,
+//! so it never thinks to call `get_request`. The agents run hooks at that moment (Claude Code's and
+//! Codex's `SessionStart` with the `compact` source, Copilot CLI's prompt hook); `secretary hook`
+//! answers them with the person's own words, verbatim, from the agent's own log.
+//!
+//! The host reads the hook's input and the log; everything decided here is pure: which input
+//! fields name the session ([`read_hook_input`]), whether an event is answered at all
+//! ([`HookInput::wants_recall`]), what text comes back within a character budget
+//! ([`recall_text`]), and the output shape each agent expects ([`hook_output`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::session::{Dialog, DialogSource};
+use crate::text::preview;
+
+/// The budget when the command line names none: about 3,000 tokens, small next to any context
+/// window, large enough for a first request and a few middle ones whole.
+pub const DEFAULT_MAX_CHARS: usize = 12_000;
+/// The smallest budget that still holds a header, two short requests and a list line.
+pub const MIN_MAX_CHARS: usize = 1_000;
+/// The largest budget: the agents cap what a hook may add anyway, and a hook must stay quick.
+pub const MAX_MAX_CHARS: usize = 200_000;
+/// The largest hook input read (the agents send a few hundred bytes; a prompt hook carries the
+/// prompt, which may be long).
+pub const MAX_INPUT_BYTES: usize = 8 * 1024 * 1024;
+/// Characters of a listed request's preview.
+const PREVIEW_CHARS: usize = 100;
+
+/// Why a hook input was refused. The host logs it in one line and prints nothing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecallError {
+    #[error("the hook input is larger than {MAX_INPUT_BYTES} bytes")]
+    TooLarge,
+    #[error("the hook input is not a JSON object: {0}")]
+    NotJson(String),
+    #[error("unknown hook event `{0}`; known: session-start, user-prompt-submitted")]
+    UnknownEvent(String),
+    #[error("hooks are not offered for `{0}`; known: claude-code, codex, copilot-cli")]
+    UnknownAgent(String),
+    #[error("the session log could not be read: {0}")]
+    Session(String),
+}
+
+/// The agent whose hook runs: the same names as [`DialogSource`], VS Code excluded (its chat has
+/// no command hooks the Secretary installs).
+pub fn hook_agent(name: &str) -> Result<DialogSource, RecallError> {
+    match DialogSource::parse(name) {
+        Some(source) if source != DialogSource::Vscode => Ok(source),
+        _ => Err(RecallError::UnknownAgent(name.to_string())),
+    }
+}
+
+/// The hook events `secretary hook <event>` answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HookEvent {
+    /// Claude Code and Codex `SessionStart` (answered for the `compact` source only), Copilot
+    /// CLI `sessionStart`.
+    SessionStart,
+    /// Copilot CLI `userPromptSubmitted`, Claude Code and Codex `UserPromptSubmit`: answered only
+    /// when the log shows a compaction since the person's previous request.
+    UserPromptSubmitted,
+}
+
+impl HookEvent {
+    pub fn parse(name: &str) -> Result<HookEvent, RecallError> {
+        match name {
+            "session-start" => Ok(HookEvent::SessionStart),
+            "user-prompt-submitted" => Ok(HookEvent::UserPromptSubmitted),
+            other => Err(RecallError::UnknownEvent(preview(other, 40))),
+        }
+    }
+
+    /// The event's name in the agent's own settings and output.
+    pub fn agent_name(self, agent: DialogSource) -> &'static str {
+        match (self, agent) {
+            (HookEvent::SessionStart, DialogSource::CopilotCli) => "sessionStart",
+            (HookEvent::SessionStart, _) => "SessionStart",
+            (HookEvent::UserPromptSubmitted, DialogSource::CopilotCli) => "userPromptSubmitted",
+            (HookEvent::UserPromptSubmitted, _) => "UserPromptSubmit",
+        }
+    }
+}
+
+/// What a hook's input says about the session, every field checked: a session id the host may
+/// use in a file name, a transcript path the host still confines to the agent's own folders.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookInput {
+    /// `session_id` (Claude Code, Codex) or `sessionId` (Copilot CLI), when it is a plain id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// `transcript_path` / `transcriptPath`, when absolute, `.jsonl` and free of odd characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript_path: Option<String>,
+    /// Why the session (re)started: `startup`, `resume`, `clear`, `compact` (`source`, or
+    /// `trigger` in some versions).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Notes on fields that were present but refused, for the host's log line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<String>,
+    /// The prompt a prompt hook carries (Copilot CLI `prompt`): its own `user.message` may already
+    /// be in the log, and is then not "the previous request". Not sent back to the host.
+    #[serde(skip)]
+    pub prompt: Option<String>,
+}
+
+impl HookInput {
+    /// Whether this event should bring the person's words back: a `SessionStart` only after a
+    /// compaction (an agent that ignores the installed matcher still gets nothing at startup).
+    pub fn wants_recall(&self, event: HookEvent) -> bool {
+        match event {
+            HookEvent::SessionStart => self.source.as_deref().is_none_or(|s| s == "compact"),
+            HookEvent::UserPromptSubmitted => true,
+        }
+    }
+}
+
+/// Reads a hook's stdin. Unknown fields are ignored (each agent sends more); known ones that fail
+/// their check are left out and named in `refused`.
+pub fn read_hook_input(bytes: &[u8]) -> Result<HookInput, RecallError> {
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(RecallError::TooLarge);
+    }
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|err| RecallError::NotJson(err.to_string()))?;
+    let Value::Object(map) = value else {
+        return Err(RecallError::NotJson("not an object".to_string()));
+    };
+    let field = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| map.get(*n))
+            .and_then(Value::as_str)
+    };
+    let mut input = HookInput::default();
+    if let Some(id) = field(&["session_id", "sessionId"]) {
+        if is_plain_id(id) {
+            input.session_id = Some(id.to_string());
+        } else {
+            input
+                .refused
+                .push(format!("session id {:?}", preview(id, 40)));
+        }
+    }
+    if let Some(path) = field(&["transcript_path", "transcriptPath"]) {
+        if is_plain_log_path(path) {
+            input.transcript_path = Some(path.to_string());
+        } else {
+            input
+                .refused
+                .push(format!("transcript path {:?}", preview(path, 80)));
+        }
+    }
+    input.prompt = field(&["prompt"]).map(str::to_string);
+    if let Some(source) = field(&["source", "trigger"]) {
+        if source.len() <= 40
+            && source
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            input.source = Some(source.to_string());
+        }
+    }
+    Ok(input)
+}
+
+/// A session id that is safe in a file name: 1 to 128 ASCII letters, digits, `-`, `_`, `.`, not
+/// starting with a dot.
+pub fn is_plain_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// An absolute `.jsonl` path without `..` segments or control characters. The host still checks
+/// that it lies in the agent's own log folder before reading it.
+fn is_plain_log_path(path: &str) -> bool {
+    let absolute = path.starts_with('/')
+        || (path.len() > 2
+            && path.as_bytes()[1] == b':'
+            && path.as_bytes()[0].is_ascii_alphabetic());
+    absolute
+        && path.len() <= 4096
+        && path.ends_with(".jsonl")
+        && !path.chars().any(char::is_control)
+        && !path.split(['/', '\\']).any(|seg| seg == "..")
+}
+
+/// The person's requests of `dialog`, verbatim, within `max_chars` characters (clamped to
+/// [`MIN_MAX_CHARS`]..=[`MAX_MAX_CHARS`]). The first and the newest request come whole unless
+/// either alone exceeds a quarter of the budget (then cut, saying so); the middle ones come whole,
+/// newest first, while the budget lasts; the rest are listed by number with a short preview so the
+/// agent can `get_request` them; when even the list does not fit, its oldest entries fold into one
+/// line. `None` when the dialog has no request.
+pub fn recall_text(dialog: &Dialog, max_chars: usize) -> Option<String> {
+    let budget = max_chars.clamp(MIN_MAX_CHARS, MAX_MAX_CHARS);
+    let requests: Vec<_> = dialog.requests.iter().collect();
+    let count = requests.len();
+    if count == 0 {
+        return None;
+    }
+    let header = format!(
+        "The person's own words in this session ({count} request{}), verbatim from the agent's log \
+         (Chat Secretary). The conversation was compacted: these are what the person asked, not a \
+         summary. Call get_request with a number for any request in full.\n",
+        if count == 1 { "" } else { "s" }
+    );
+    let cap = budget / 4;
+    let first = block(
+        requests[0].index,
+        count,
+        &requests[0].text,
+        Some(cap),
+        "first",
+    );
+    let newest = (count > 1).then(|| {
+        let last = requests[count - 1];
+        block(last.index, count, &last.text, Some(cap), "newest")
+    });
+    let middle = &requests[1..count.saturating_sub(1).max(1)];
+    // Each middle request starts as a list line; the cost of upgrading one to its whole text is
+    // the difference.
+    let lines: Vec<String> = middle
+        .iter()
+        .map(|r| {
+            format!(
+                "- request {} ({} characters): {}\n",
+                r.index,
+                r.text.chars().count(),
+                preview(&r.text, PREVIEW_CHARS)
+            )
+        })
+        .collect();
+    let list_title = "\nNot shown here (get_request returns each in full):\n";
+    let fixed = len(&header) + len(&first) + newest.as_deref().map_or(0, len);
+    // Fold the oldest list lines into one until the list fits.
+    let mut folded = 0usize;
+    let fold_line = |n: usize| {
+        format!(
+            "- {n} earlier request{} (from request {})\n",
+            if n == 1 { "" } else { "s" },
+            middle.first().map_or(0, |r| r.index)
+        )
+    };
+    let list_cost = |folded: usize, whole: &[bool]| -> usize {
+        let shown: usize = lines
+            .iter()
+            .zip(whole)
+            .skip(folded)
+            .filter(|(_, w)| !**w)
+            .map(|(l, _)| len(l))
+            .sum();
+        let any = folded > 0 || whole.iter().skip(folded).any(|w| !w);
+        let fold = if folded > 0 {
+            len(&fold_line(folded))
+        } else {
+            0
+        };
+        if any {
+            len(list_title) + shown + fold
+        } else {
+            0
+        }
+    };
+    let mut whole = vec![false; middle.len()];
+    while folded < middle.len() && fixed + list_cost(folded, &whole) > budget {
+        folded += 1;
+    }
+    // Upgrade middle requests to their whole text, newest first, while the budget lasts.
+    let blocks: Vec<String> = middle
+        .iter()
+        .map(|r| block(r.index, count, &r.text, None, ""))
+        .collect();
+    for i in (folded..middle.len()).rev() {
+        let mut trial = whole.clone();
+        trial[i] = true;
+        let cost: usize = fixed
+            + blocks
+                .iter()
+                .zip(&trial)
+                .filter(|(_, w)| **w)
+                .map(|(b, _)| len(b))
+                .sum::<usize>()
+            + list_cost(folded, &trial);
+        if cost <= budget {
+            whole = trial;
+        }
+    }
+    let mut out = header;
+    out.push_str(&first);
+    for (b, _) in blocks.iter().zip(&whole).filter(|(_, w)| **w) {
+        out.push_str(b);
+    }
+    if let Some(newest) = &newest {
+        out.push_str(newest);
+    }
+    if list_cost(folded, &whole) > 0 {
+        out.push_str(list_title);
+        if folded > 0 {
+            out.push_str(&fold_line(folded));
+        }
+        for (line, _) in lines.iter().zip(&whole).skip(folded).filter(|(_, w)| !**w) {
+            out.push_str(line);
+        }
+    }
+    Some(out)
+}
+
+/// One request as a block: a header line naming its number, then its text (cut at `cap`
+/// characters when given, saying how much was left out).
+fn block(index: usize, count: usize, text: &str, cap: Option<usize>, role: &str) -> String {
+    let role = if role.is_empty() {
+        String::new()
+    } else {
+        format!(", the {role}")
+    };
+    let head = format!("\n=== Request {index} of {count}{role} ===\n");
+    let chars = text.chars().count();
+    match cap {
+        Some(cap) if len(&head) + chars + 1 > cap => {
+            let note = format!(
+                "\n[... cut here: {chars} characters in all; get_request {index} returns the rest]\n"
+            );
+            let keep = cap.saturating_sub(len(&head) + len(&note) + 10);
+            let cut: String = text.chars().take(keep).collect();
+            format!("{head}{cut}{note}")
+        }
+        _ => format!("{head}{text}\n"),
+    }
+}
+
+fn len(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// What the agent expects on stdout for `text` (its hook output format): Claude Code and Codex
+/// read `hookSpecificOutput.additionalContext` with the event's name; Copilot CLI reads
+/// `additionalContext` at the top level.
+pub fn hook_output(agent: DialogSource, event: HookEvent, text: &str) -> String {
+    let value = match agent {
+        DialogSource::CopilotCli => serde_json::json!({ "additionalContext": text }),
+        _ => serde_json::json!({
+            "hookSpecificOutput": {
+                "hookEventName": event.agent_name(agent),
+                "additionalContext": text,
+            }
+        }),
+    };
+    value.to_string()
+}
+
+/// The whole answer to one hook: the agent's log (`file_name`, `bytes`) read as that agent's
+/// format, its requests within the budget, in the agent's output shape. `None`: print nothing.
+///
+/// A prompt hook answers only when the log shows a compaction since the person's previous request
+/// ([`compacted_since_last_request`]): once after each compaction, not on every prompt.
+pub fn answer(
+    agent: DialogSource,
+    event: HookEvent,
+    input: &HookInput,
+    file_name: &str,
+    bytes: &[u8],
+    max_chars: usize,
+) -> Result<Option<String>, RecallError> {
+    if !input.wants_recall(event) {
+        return Ok(None);
+    }
+    if event == HookEvent::UserPromptSubmitted
+        && !compacted_since_last_request(agent, bytes, input.prompt.as_deref())
+    {
+        return Ok(None);
+    }
+    let dialog = crate::session::parse_as(agent, file_name, bytes)
+        .map_err(|err| RecallError::Session(err.to_string()))?;
+    Ok(recall_text(&dialog, max_chars).map(|text| hook_output(agent, event, &text)))
+}
+
+/// Whether the agent's log records a finished compaction after the person's last request (not
+/// counting a last request whose text is `prompt`: the one being submitted, when the agent logged
+/// it before running the hook). Only Copilot CLI's log is read this way (`session.compaction_complete`
+/// after `user.message`); the other agents tell a compaction by their `SessionStart` source.
+pub fn compacted_since_last_request(
+    agent: DialogSource,
+    bytes: &[u8],
+    prompt: Option<&str>,
+) -> bool {
+    if agent != DialogSource::CopilotCli {
+        return false;
+    }
+    #[derive(Deserialize)]
+    struct Event {
+        #[serde(rename = "type", default)]
+        kind: String,
+        #[serde(default)]
+        data: Option<EventData>,
+    }
+    #[derive(Deserialize)]
+    struct EventData {
+        #[serde(default)]
+        content: Option<String>,
+        #[serde(default)]
+        success: Option<bool>,
+    }
+    let mut skipped_current = false;
+    for line in bytes.split(|b| *b == b'\n').rev() {
+        // Only the two kinds of line that matter are parsed at all.
+        let Some(head) = line.get(..line.len().min(200)) else {
+            continue;
+        };
+        let is_user = memchr::memmem::find(head, b"\"user.message\"").is_some();
+        let is_compaction =
+            memchr::memmem::find(head, b"\"session.compaction_complete\"").is_some();
+        if !is_user && !is_compaction {
+            continue;
+        }
+        let Ok(event) = serde_json::from_slice::<Event>(line) else {
+            continue;
+        };
+        match event.kind.as_str() {
+            "session.compaction_complete" => {
+                return event.data.and_then(|d| d.success).unwrap_or(true);
+            }
+            "user.message" => {
+                let content = event.data.and_then(|d| d.content);
+                if !skipped_current && prompt.is_some() && content.as_deref() == prompt {
+                    skipped_current = true;
+                    continue;
+                }
+                return false;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_ids_and_paths() {
+        assert!(is_plain_id("0b5e2c1a-8f3d-4e2b-9c7a-1d2e3f4a5b6c"));
+        assert!(!is_plain_id(""));
+        assert!(!is_plain_id("../etc/passwd"));
+        assert!(!is_plain_id("a/b"));
+        assert!(!is_plain_id(&"a".repeat(129)));
+        assert!(is_plain_log_path("/home/u/.claude/projects/x/a.jsonl"));
+        assert!(!is_plain_log_path("relative/a.jsonl"));
+        assert!(!is_plain_log_path("/home/u/../../etc/shadow.jsonl"));
+        assert!(!is_plain_log_path("/etc/shadow"));
+        assert!(!is_plain_log_path("/tmp/a\n.jsonl"));
+    }
+}

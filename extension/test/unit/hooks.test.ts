@@ -1,0 +1,317 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+
+import { applyPlan, planSetup } from '../../src/hooks/install';
+import { ROOT, tempDir } from './helpers';
+
+/**
+ * `secretary hook` and `secretary hooks install|uninstall` as processes over real files in a
+ * temporary home: hostile hook inputs (missing or garbage session id, a deleted log, a 5 MB
+ * request, stdin left open) give bounded output, exit 0 and write nothing; install merges,
+ * keeps a backup, refuses what it must not touch, and uninstall removes only its own entry.
+ */
+
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const ID = '0b5e2c1a-8f3d-4e2b-9c7a-1d2e3f4a5b6c';
+
+function run(args: string[], home: string, input?: string, extraEnv: NodeJS.ProcessEnv = {}) {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    input,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), XDG_STATE_HOME: path.join(home, '.state'), ...extraEnv },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr, ms: performance.now() - started };
+}
+
+/** A Claude Code log of `prompts` in `home`. */
+function claudeLog(home: string, prompts: string[]): string {
+  const dir = path.join(home, '.claude', 'projects', '-w');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${ID}.jsonl`);
+  const lines = prompts.map((p, i) => JSON.stringify({ type: 'user', message: { role: 'user', content: p }, uuid: `u${i}`, sessionId: ID, cwd: '/w' }));
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+/** Every file under `dir` with its size and mtime: what "nothing written" is checked against. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) {
+        walk(p);
+      } else {
+        const s = fs.lstatSync(p);
+        out.set(p, `${s.size}:${s.mtimeMs}`);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const hookArgs = ['hook', 'session-start', '--agent', 'claude-code'];
+
+test('hook: the session by transcript path or by id, its requests verbatim in the output Claude Code reads', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const log = claudeLog(home, ['First: write the invoice module', 'Middle: handle refunds', 'Newest: a changelog']);
+    for (const input of [{ session_id: ID, transcript_path: log, source: 'compact' }, { session_id: ID, source: 'compact' }]) {
+      const r = run(hookArgs, home, JSON.stringify(input));
+      assert.equal(r.code, 0, r.err);
+      const context = (JSON.parse(r.out) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
+      assert.equal(context.hookEventName, 'SessionStart');
+      for (const words of ['First: write the invoice module', 'Middle: handle refunds', 'Newest: a changelog']) {
+        assert.ok(context.additionalContext.includes(words), context.additionalContext);
+      }
+    }
+    // A plain start (not after a compaction) recalls nothing.
+    const startup = run(hookArgs, home, JSON.stringify({ session_id: ID, source: 'startup' }));
+    assert.equal(startup.code, 0);
+    assert.equal(startup.out, '');
+  } finally {
+    cleanup();
+  }
+});
+
+test('hook: hostile inputs print nothing, exit 0, log one line and write nothing', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const log = claudeLog(home, ['First request']);
+    // Outside the agent's folder: a transcript path the hook must not read.
+    const outside = path.join(home, 'secret.jsonl');
+    fs.writeFileSync(outside, fs.readFileSync(log));
+    run(hookArgs, home, '{}'); // primes the CLI's code cache, which is written once
+    const before = snapshot(home);
+    const cases: [string, string | undefined][] = [
+      ['empty input', ''],
+      ['not JSON', 'garbage {'],
+      ['an array', '[1,2,3]'],
+      ['no session id', JSON.stringify({ source: 'compact' })],
+      ['a garbage session id', JSON.stringify({ session_id: '../../etc/passwd', source: 'compact' })],
+      ['a session id of another type', JSON.stringify({ session_id: { x: 1 }, source: 'compact' })],
+      ['an unknown session id', JSON.stringify({ session_id: 'ffffffff-0000-0000-0000-000000000000', source: 'compact' })],
+      ['a transcript path outside the agent folder', JSON.stringify({ transcript_path: outside, source: 'compact' })],
+      ['a transcript path through ..', JSON.stringify({ transcript_path: `${path.dirname(log)}/../../../secret.jsonl`, source: 'compact' })],
+      ['a 9 MB input', JSON.stringify({ session_id: ID, source: 'compact', pad: 'x'.repeat(9 * 1024 * 1024) })],
+    ];
+    for (const [what, input] of cases) {
+      const r = run(hookArgs, home, input);
+      assert.equal(r.code, 0, `${what}: ${r.err}`);
+      assert.equal(r.out, '', `${what} printed something`);
+      assert.equal(r.err.trim().split('\n').length <= 2, true, `${what}: ${r.err}`);
+      assert.match(r.err, /^secretary hook: /, what);
+    }
+    // A deleted log.
+    fs.rmSync(log);
+    const gone = run(hookArgs, home, JSON.stringify({ session_id: ID, transcript_path: log, source: 'compact' }));
+    assert.equal(gone.code, 0);
+    assert.equal(gone.out, '');
+    assert.match(gone.err, /no claude-code log/);
+    // Bad usage also prints nothing and exits 0: a broken hook line must not break the agent.
+    for (const args of [['hook'], ['hook', 'rm-rf'], ['hook', 'session-start', '--agent', 'vscode'], ['hook', 'session-start', '--max-chars', 'x'], ['hook', 'session-start', '--bogus']]) {
+      const r = run(args, home, '{}');
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+      assert.equal(r.out, '');
+    }
+    // Nothing else was created, changed or removed (the log is the one this test deleted).
+    before.delete(log);
+    const after = snapshot(home);
+    assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), 'no file was created or removed');
+    for (const [file, stat] of before) {
+      if (file !== log) {
+        assert.equal(after.get(file), stat, `${file} was changed`);
+      }
+    }
+  } finally {
+    cleanup();
+  }
+});
+
+test('hook: a 5 MB request gives bounded output, the other requests whole, in well under the deadline', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const huge = `HUGE ${'y'.repeat(5 * 1024 * 1024)}`;
+    claudeLog(home, ['First request', huge, 'Middle two', 'Newest request']);
+    const r = run(hookArgs, home, JSON.stringify({ session_id: ID, source: 'compact' }));
+    assert.equal(r.code, 0, r.err);
+    const context = (JSON.parse(r.out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    assert.ok(context.length <= 12_000, `${context.length}`);
+    assert.ok(context.includes('First request') && context.includes('Middle two') && context.includes('Newest request'));
+    assert.match(context, /- request 2 \(5242885 characters\): HUGE y+\.\.\./);
+    assert.ok(r.ms < 8_000, `${r.ms} ms`);
+    // --max-chars sets the budget.
+    const small = run([...hookArgs, '--max-chars', '2000'], home, JSON.stringify({ session_id: ID, source: 'compact' }));
+    const smallContext = (JSON.parse(small.out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    assert.ok(smallContext.length <= 2_000, `${smallContext.length}`);
+  } finally {
+    cleanup();
+  }
+});
+
+test('hook: stdin left open ends the hook after 2 s with nothing printed', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const started = performance.now();
+    const r = spawnSync('sh', ['-c', `sleep 3 | "${process.execPath}" "${CLI}" hook session-start --agent claude-code`], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { PATH: process.env.PATH, HOME: home },
+    });
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /stdin stayed open/);
+    // sh waits for sleep too; the hook itself gave up at 2 s (its line says so).
+    assert.ok(performance.now() - started < 10_000);
+  } finally {
+    cleanup();
+  }
+});
+
+test('hooks install merges into existing settings, keeps a backup, is idempotent; uninstall removes only its entry', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const file = path.join(home, '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const original = `{
+  // the person's own comment
+  "model": "opus",
+  "hooks": {
+    "SessionStart": [
+      { "matcher": "startup", "hooks": [{ "type": "command", "command": "echo hello" }] }
+    ],
+    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "lint.sh" }] }]
+  }
+}
+`;
+    fs.writeFileSync(file, original);
+    // --dry-run prints the diff and writes nothing.
+    const dry = run(['hooks', 'install', '--agent', 'claude-code', '--dry-run'], home);
+    assert.equal(dry.code, 0, dry.err);
+    assert.match(dry.out, /^\+.*"matcher": "compact"/m);
+    assert.match(dry.out, /^\+.*hook session-start --agent claude-code/m);
+    assert.equal(fs.readFileSync(file, 'utf8'), original);
+    assert.ok(!fs.existsSync(`${file}.bak`));
+
+    const install = run(['hooks', 'install', '--agent', 'claude-code'], home);
+    assert.equal(install.code, 0, install.err);
+    assert.equal(fs.readFileSync(`${file}.bak`, 'utf8'), original);
+    const text = fs.readFileSync(file, 'utf8');
+    assert.ok(text.includes("// the person's own comment") && text.includes('"model": "opus"') && text.includes('echo hello') && text.includes('lint.sh'), text);
+    assert.equal(text.match(/"matcher": "compact"/g)?.length, 1);
+    // Again: nothing to do, the file is untouched.
+    const again = run(['hooks', 'install', '--agent', 'claude-code'], home);
+    assert.match(again.out, /already has the recall hook/);
+    assert.equal(fs.readFileSync(file, 'utf8'), text);
+
+    const uninstall = run(['hooks', 'uninstall', '--agent', 'claude-code'], home);
+    assert.equal(uninstall.code, 0, uninstall.err);
+    const back = fs.readFileSync(file, 'utf8');
+    assert.ok(!back.includes('hook session-start'), back);
+    assert.ok(back.includes('echo hello') && back.includes('lint.sh') && back.includes("// the person's own comment"));
+    assert.match(run(['hooks', 'uninstall', '--agent', 'claude-code'], home).out, /has no recall hook/);
+
+    // A new file for an agent that has none yet (Codex), and Copilot CLI's hooks file with its version.
+    assert.equal(run(['hooks', 'install', '--agent', 'codex,copilot-cli'], home).code, 0);
+    const codex = JSON.parse(fs.readFileSync(path.join(home, '.codex', 'hooks.json'), 'utf8')) as { hooks: { SessionStart: { matcher: string }[] } };
+    assert.equal(codex.hooks.SessionStart[0].matcher, 'compact');
+    const copilot = JSON.parse(fs.readFileSync(path.join(home, '.copilot', 'hooks', 'secretary-recall.json'), 'utf8')) as { version: number; hooks: { userPromptSubmitted: { bash: string }[] } };
+    assert.equal(copilot.version, 1);
+    assert.match(copilot.hooks.userPromptSubmitted[0].bash, /hook user-prompt-submitted --agent copilot-cli$/);
+  } finally {
+    cleanup();
+  }
+});
+
+test('hooks install refuses a settings file that is not JSON, a link, huge, or the wrong shape, and never clobbers it', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const file = path.join(home, '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const cases: [string, () => void, RegExp][] = [
+      ['not JSON', () => fs.writeFileSync(file, '{"model": "opus",, oops'), /not valid JSON/],
+      ['an array', () => fs.writeFileSync(file, '[1, 2]'), /does not hold a JSON object/],
+      ['hooks.SessionStart not a list', () => fs.writeFileSync(file, '{"hooks": {"SessionStart": "x"}}'), /not a list/],
+      ['huge', () => fs.writeFileSync(file, `{"pad": "${'x'.repeat(2 * 1024 * 1024)}"}`), /more than a settings file holds/],
+      [
+        'a symbolic link',
+        () => {
+          const target = path.join(home, 'elsewhere.json');
+          fs.writeFileSync(target, '{}');
+          fs.symlinkSync(target, file);
+        },
+        /symbolic link/,
+      ],
+      ['a folder', () => fs.mkdirSync(file), /not a regular file/],
+    ];
+    for (const [what, make, message] of cases) {
+      fs.rmSync(file, { recursive: true, force: true });
+      make();
+      const before = fs.lstatSync(file).isSymbolicLink() ? 'link' : fs.statSync(file).isDirectory() ? 'dir' : fs.readFileSync(file, 'utf8');
+      for (const action of ['install', 'uninstall']) {
+        const r = run(['hooks', action, '--agent', 'claude-code'], home);
+        if (action === 'uninstall' && what === 'hooks.SessionStart not a list') {
+          assert.equal(r.code, 1, `${what}: ${r.out}`);
+        }
+        if (action === 'install') {
+          assert.equal(r.code, 1, `${what}: ${r.out}`);
+          assert.match(r.err, message, what);
+        }
+        const now = fs.lstatSync(file).isSymbolicLink() ? 'link' : fs.statSync(file).isDirectory() ? 'dir' : fs.readFileSync(file, 'utf8');
+        assert.equal(now, before, `${what}: the file was changed by ${action}`);
+        assert.ok(!fs.existsSync(`${file}.bak`), `${what}: a backup was written`);
+      }
+    }
+    assert.equal(fs.readFileSync(path.join(home, 'elsewhere.json'), 'utf8'), '{}', 'the link target is untouched');
+    // Bad usage.
+    assert.equal(run(['hooks', 'install', '--agent', 'vscode'], home).code, 2);
+    assert.equal(run(['hooks', 'install', '--scope', 'galaxy'], home).code, 2);
+    assert.equal(run(['hooks', 'frobnicate'], home).code, 2);
+  } finally {
+    cleanup();
+  }
+});
+
+test('Set Up Recall Hooks plans only for the agents whose home exists, names the files, and refuses what it must not touch', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const env = {};
+    assert.deepEqual(planSetup('/opt/s/dist/cli.js', 'node', env, home), { plans: [], refused: [] }, 'no agent home, nothing to do');
+    fs.mkdirSync(path.join(home, '.claude'));
+    fs.mkdirSync(path.join(home, '.copilot'));
+    fs.mkdirSync(path.join(home, '.codex'));
+    fs.writeFileSync(path.join(home, '.codex', 'hooks.json'), 'not json');
+    const { plans, refused } = planSetup('/opt/s/dist/cli.js', 'node', env, home);
+    assert.deepEqual(
+      plans.map((p) => [p.agent, p.file]),
+      [
+        ['claude-code', path.join(home, '.claude', 'settings.json')],
+        ['copilot-cli', path.join(home, '.copilot', 'hooks', 'secretary-recall.json')],
+      ],
+    );
+    assert.equal(refused.length, 1);
+    assert.match(refused[0], /hooks\.json is not valid JSON/);
+    for (const plan of plans) {
+      applyPlan(plan);
+    }
+    assert.match(fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'), /"command": "node \/opt\/s\/dist\/cli\.js hook session-start --agent claude-code"/);
+    assert.equal(fs.readFileSync(path.join(home, '.codex', 'hooks.json'), 'utf8'), 'not json');
+    // Set up already: nothing left to do.
+    assert.equal(planSetup('/opt/s/dist/cli.js', 'node', env, home).plans.length, 0);
+    // The environment's homes count (CLAUDE_CONFIG_DIR).
+    const other = path.join(home, 'claude-elsewhere');
+    fs.mkdirSync(other);
+    assert.deepEqual(
+      planSetup('/opt/s/dist/cli.js', 'node', { CLAUDE_CONFIG_DIR: other }, home).plans.map((p) => p.file),
+      [path.join(other, 'settings.json')],
+    );
+  } finally {
+    cleanup();
+  }
+});
