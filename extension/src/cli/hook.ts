@@ -5,7 +5,7 @@ import { parseArgs } from 'util';
 import { WasmCore, type HookInput } from '../core/wasm';
 import { silentLogger } from '../log';
 import { agentOfClient, agentRoots, agentSessionFiles, type AgentRoots, type DialogSource } from '../sessions/agents';
-import { readRegularFile } from './readFile';
+import { readBounded } from '../host/boundedRead';
 
 /**
  * `secretary hook <event> [--agent claude-code|codex|copilot-cli] [--max-chars N]`: what an
@@ -94,7 +94,7 @@ async function answer(argv: string[], env: NodeJS.ProcessEnv): Promise<string | 
   if (!log) {
     throw new Error(`no ${agent} log for session ${input.sessionId ?? '(none given)'}`);
   }
-  const bytes = readRegularFile(log, core.run((_h, m) => m.maxSessionBytes()));
+  const bytes = readBounded(log, { maxBytes: core.run((_h, m) => m.maxSessionBytes()), statSizeOnly: true });
   return core.run((_h, m) => m.hookAnswer(agent, event, stdin, log, bytes, maxChars));
 }
 
@@ -149,7 +149,16 @@ export function findLog(agent: DialogSource, input: HookInput, roots: AgentRoots
   if (!id) {
     return undefined;
   }
-  const only: AgentRoots = { claude: '', codex: '', copilot: '', [agent === 'claude-code' ? 'claude' : agent === 'codex' ? 'codex' : 'copilot']: root };
+  const only: AgentRoots = {
+    claude: '',
+    codex: '',
+    copilot: '',
+    gemini: '',
+    qwen: '',
+    tasks: [],
+    continue: '',
+    [agent === 'claude-code' ? 'claude' : agent === 'codex' ? 'codex' : 'copilot']: root,
+  };
   for (const { path: file } of agentSessionFiles(only)) {
     const base = path.basename(file);
     const matches =

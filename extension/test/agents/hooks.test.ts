@@ -19,12 +19,13 @@ import { startModelServer, type Exchange, type ModelServer, type Script } from '
 const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 /** The agents whose hooks fire offline after a compaction. */
-const HOOKED: AgentName[] = ['claude', 'codex', 'copilot'];
+type Hooked = Extract<AgentName, 'claude' | 'codex' | 'copilot'>;
+const HOOKED: Hooked[] = ['claude', 'codex', 'copilot'];
 const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex')
   .split(',')
   .map((s) => s.trim())
-  .filter((n) => HOOKED.includes(n as AgentName)) as AgentName[];
-const HOOK_AGENT: Record<AgentName, string> = { claude: 'claude-code', codex: 'codex', copilot: 'copilot-cli' };
+  .filter((n): n is Hooked => (HOOKED as string[]).includes(n));
+const HOOK_AGENT: Record<Hooked, string> = { claude: 'claude-code', codex: 'codex', copilot: 'copilot-cli' };
 
 const SUMMARY = 'SUMMARY: the person asked for several things earlier.';
 /** Short answers at once; the bulky third request reports a full context (Codex compacts on it).
