@@ -47,6 +47,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['extension/bench/scan.ts'], outfile: 'out/bench/scan.js' }),
   build({ ...common, entryPoints: ['extension/bench/coldOnce.ts'], outfile: 'out/bench/coldOnce.js' }),
   build({ ...common, entryPoints: ['extension/bench/agents.ts'], outfile: 'out/bench/agents.js' }),
+  build({ ...common, entryPoints: ['extension/bench/agentsScan.ts'], outfile: 'out/bench/agentsScan.js' }),
   // The test-only chat loop extension (a scripted model and participant) that e2e loads beside ours.
   existsSync('extension/test/chat-loop/src/extension.ts') &&
     build({ ...common, entryPoints: ['extension/test/chat-loop/src/extension.ts'], outfile: 'extension/test/chat-loop/dist/extension.js' }),
