@@ -389,15 +389,7 @@ pub(crate) fn dialog(state: &TaskState, agent: TaskAgent, file_name: &str) -> Di
     if count >= MAX_REQUESTS {
         push_capped(&mut diagnostics, &[crate::session::request_cap_note()]);
     }
-    let unknown: Vec<String> = c
-        .unknown
-        .iter()
-        .map(|(kind, n)| {
-            let messages = if *n == 1 { "message" } else { "messages" };
-            format!("{n} {messages} of unknown type `{kind}` skipped")
-        })
-        .collect();
-    push_capped(&mut diagnostics, &unknown);
+    push_capped(&mut diagnostics, &c.unknown_notes("message", "type"));
     dialog.diagnostics = diagnostics;
     dialog
 }

@@ -249,15 +249,7 @@ pub(crate) fn dialog(state: &ContinueState, file_name: &str) -> Dialog {
             &[format!("{n} history {what} without a message skipped")],
         );
     }
-    let unknown: Vec<String> = c
-        .unknown
-        .iter()
-        .map(|(role, n)| {
-            let messages = if *n == 1 { "message" } else { "messages" };
-            format!("{n} {messages} of unknown role `{role}` skipped")
-        })
-        .collect();
-    push_capped(&mut diagnostics, &unknown);
+    push_capped(&mut diagnostics, &c.unknown_notes("message", "role"));
     dialog.diagnostics = diagnostics;
     dialog
 }

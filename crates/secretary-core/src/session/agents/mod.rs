@@ -247,6 +247,22 @@ impl Common {
         }
     }
 
+    /// The diagnostics of what was skipped as unknown: `3 lines of unknown type `x` skipped`
+    /// (`unit`: what the log is made of; `kind`: what told them apart).
+    pub(crate) fn unknown_notes(&self, unit: &str, kind: &str) -> Vec<String> {
+        self.unknown
+            .iter()
+            .map(|(name, n)| {
+                let units = if *n == 1 {
+                    unit.to_string()
+                } else {
+                    format!("{unit}s")
+                };
+                format!("{n} {units} of unknown {kind} `{name}` skipped")
+            })
+            .collect()
+    }
+
     /// The agent answered the last request (Gemini CLI, Qwen Code): notes the model it named and,
     /// on the details path, its text. `true` when the request changed.
     pub(crate) fn answered(&mut self, model: Option<String>, text: Option<String>) -> bool {
@@ -348,15 +364,7 @@ fn build(
     dialog.folder = common.folder.clone();
     let mut diagnostics = extra_diags;
     push_capped(&mut diagnostics, &notes);
-    let unknown: Vec<String> = common
-        .unknown
-        .iter()
-        .map(|(kind, n)| {
-            let lines = if *n == 1 { "line" } else { "lines" };
-            format!("{n} {lines} of unknown type `{kind}` skipped")
-        })
-        .collect();
-    push_capped(&mut diagnostics, &unknown);
+    push_capped(&mut diagnostics, &common.unknown_notes("line", "type"));
     dialog.diagnostics = diagnostics;
     dialog
 }
