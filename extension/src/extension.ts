@@ -31,6 +31,7 @@ import { dialogOf, registerDialogCommands } from './tree/dialogCommands';
 import { registerMcpServerProvider } from './mcp/provider';
 import { callContext } from './chat/liveChat';
 import { handleChatRequest, registerChatParticipant, type PromptBackend, type PromptListing } from './chat/participant';
+import { errorMessage } from './log';
 
 const CONFIG = 'copilotChatSecretary';
 
@@ -121,7 +122,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     try {
       h.setSources(sources);
     } catch (err) {
-      log.warn(`copilotChatSecretary.sources: ${err instanceof Error ? err.message : String(err)}`);
+      log.warn(`copilotChatSecretary.sources: ${errorMessage(err)}`);
     }
   });
   const catalog = new ToolCatalogSync(core, log, tools.map((t) => t.name), ownPrefix);
@@ -136,7 +137,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
         ? new ToolLoadTool(listing, tools, sessions, log, catalog, scratch)
         : new (listing.name === 'tool_call' ? ToolCallTool : CoreTool)(listing, sessions, log, catalog, scratch);
     context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, tool));
-    log.info(`MCP tool registered: ${listing.vscodeName}`);
+    log.info(`language model tool registered: ${listing.vscodeName}`);
   }
 
   registerCommands(context, sessions, core, log, [dialogs], storage);
@@ -361,7 +362,7 @@ function registerCommands(
         await vscode.env.clipboard.writeText(details.markdown);
         void vscode.window.setStatusBarMessage(`Copied response #${node.request.index}`, 2000);
       } catch (err) {
-        void vscode.window.showErrorMessage(`Cannot read the response: ${err instanceof Error ? err.message : String(err)}`);
+        void vscode.window.showErrorMessage(`Cannot read the response: ${errorMessage(err)}`);
       }
     }),
     vscode.commands.registerCommand(`${CONFIG}.openSessionFile`, async (node?: SecretaryNode) => {

@@ -29,3 +29,8 @@ export function stderrLogger(level: LogLevel = 'warn'): Logger {
 
 /** A logger that drops everything (tests). */
 export const silentLogger: Logger = stderrLogger('off');
+
+/** The message of something thrown, for a log line or an answer. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

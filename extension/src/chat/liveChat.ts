@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 
 import type { Logger } from '../log';
 import { callerOf, type CallContext, type LiveOutcome } from './caller';
+import { errorMessage } from '../log';
 
 /** VS Code's command that writes the last focused chat's model to a file (no dialog). */
 export const EXPORT_COMMAND = 'workbench.action.chat.export';
@@ -105,5 +106,5 @@ async function readBounded(file: string): Promise<LiveOutcome> {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 
 import type { PromptAnswer } from '../core/generated/PromptAnswer';
 import type { PromptListing } from '../core/generated/PromptListing';
+import { errorMessage } from '../log';
 
 export const PARTICIPANT_ID = 'copilot-chat-secretary.secretary';
 export const COPY_TEXT_COMMAND = 'copilotChatSecretary.copyText';
@@ -62,7 +63,7 @@ export async function handleChatRequest(
   try {
     answer = JSON.parse(await backend.render(spec.command, request.prompt ?? '', request.toolInvocationToken)) as PromptAnswer;
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     stream.markdown(`The Secretary could not answer: ${message}`);
     return { metadata: { command, followups: [] }, errorDetails: { message } };
   }

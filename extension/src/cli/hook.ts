@@ -6,6 +6,7 @@ import { WasmCore, type HookInput } from '../core/wasm';
 import { silentLogger } from '../log';
 import { agentOfClient, agentRoots, agentSessionFiles, type AgentRoots, type DialogSource } from '../sessions/agents';
 import { readBounded } from '../host/boundedRead';
+import { errorMessage } from '../log';
 
 /**
  * `secretary hook <event> [--agent claude-code|codex|copilot-cli] [--max-chars N]`: what an
@@ -44,7 +45,7 @@ export async function runHook(argv: string[], env: NodeJS.ProcessEnv = process.e
       await new Promise<void>((resolve) => process.stdout.write(`${output}\n`, () => resolve()));
     }
   } catch (err) {
-    fail(err instanceof Error ? err.message : String(err));
+    fail(errorMessage(err));
   } finally {
     clearTimeout(deadline);
   }

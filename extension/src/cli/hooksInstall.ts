@@ -14,6 +14,7 @@ import {
   type HookAgent,
   type HookScope,
 } from '../hooks/install';
+import { errorMessage } from '../log';
 
 /**
  * `secretary hooks install|uninstall [--agent a,b] [--scope user|project] [--max-chars N] [--dry-run]`:
@@ -45,7 +46,7 @@ export function runHooks(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       },
     });
   } catch (err) {
-    return usage(err instanceof Error ? err.message : String(err));
+    return usage(errorMessage(err));
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -95,7 +96,7 @@ export function runHooks(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       process.stdout.write(`${agent}: ${action === 'install' ? 'added the recall hook to' : 'removed the recall hook from'} ${file}${plan.before !== undefined ? ` (backup: ${file}.bak)` : ''}\n`);
     } catch (err) {
       failed = true;
-      const message = err instanceof HookSetupError ? err.message : `${file}: ${err instanceof Error ? err.message : String(err)}`;
+      const message = err instanceof HookSetupError ? err.message : `${file}: ${errorMessage(err)}`;
       process.stderr.write(`secretary hooks: ${message}\n`);
     }
   }

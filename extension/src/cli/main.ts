@@ -13,6 +13,7 @@ import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
 import { formatDialog, formatToolResult } from './format';
 import { exitQuietlyWhenOutputCloses } from './output';
+import { errorMessage } from '../log';
 
 const USAGE = `secretary — Copilot Chat Secretary on the command line
 
@@ -107,7 +108,7 @@ export async function main(argv: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    return usage(err instanceof Error ? err.message : String(err));
+    return usage(errorMessage(err));
   }
   const { values, positionals } = parsed;
   const log = stderrLogger(values.verbose ? 'debug' : 'error');
@@ -206,7 +207,7 @@ export async function main(argv: string[]): Promise<number> {
           try {
             args = JSON.parse(argsText);
           } catch (err) {
-            throw new UsageError(`the arguments are not JSON: ${err instanceof Error ? err.message : String(err)}`);
+            throw new UsageError(`the arguments are not JSON: ${errorMessage(err)}`);
           }
         }
         // A one-shot call has no earlier turn to load a deferred tool in (memory): load it here.
@@ -225,7 +226,7 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       return usage(err.message);
     }
-    process.stderr.write(`secretary: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`secretary: ${errorMessage(err)}\n`);
     return 1;
   }
 }
@@ -324,7 +325,7 @@ async function findTools(
   try {
     text = readBounded(catalogFile, { maxBytes: READ_CAPS.catalog }).toString('utf8');
   } catch (err) {
-    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err))}`, { cause: err });
+    throw new Error(`cannot read ${catalogFile}: ${(err as NodeJS.ErrnoException).code ?? (errorMessage(err))}`, { cause: err });
   }
   const limit = limitArg(limitText).limit ?? 10;
   if (limit < 1) {
@@ -393,7 +394,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err) => {
-      process.stderr.write(`secretary: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`secretary: ${errorMessage(err)}\n`);
       process.exitCode = 1;
     },
   );

@@ -8,6 +8,7 @@ import { CopilotLsClient, serverCommand } from './client';
 import { ClientTools } from './tools';
 import { terminalSink } from './turn';
 import { announcingHost } from './workspaceWrites';
+import { errorMessage } from '../log';
 
 export interface CopilotLsOptions extends McpScopeOptions {
   /** `--server`: the language server to start (else `COPILOT_LS_PATH`, else npx). */
@@ -77,7 +78,7 @@ export async function runCopilotLs(core: WasmCore, log: Logger, options: Copilot
     const code = await client.whenExited();
     return stopping || code === 0 ? 0 : 1;
   } catch (err) {
-    log.error(err instanceof Error ? err.message : String(err));
+    log.error(errorMessage(err));
     await client.dispose();
     return 1;
   } finally {

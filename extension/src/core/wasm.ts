@@ -9,6 +9,7 @@ import type { ApplyOutcome } from './generated/ApplyOutcome';
 import type { ReadPlan } from './generated/ReadPlan';
 import type { PromptListing } from './generated/PromptListing';
 import type { ToolListing } from './generated/ToolListing';
+import { errorMessage } from '../log';
 
 // The JSON the facade returns is typed by the declarations scripts/gen-ts-types generates from the
 // Rust types (./generated): `tools()` is `ToolListing[]`, `prompts()` `PromptListing[]`, `prompt()`
@@ -304,7 +305,7 @@ export class WasmCore {
         }
       })
       // The next `run` loads it synchronously and reports what is wrong to its caller.
-      .catch((err) => this.log.warn(`loading the WASM core in the background failed: ${err instanceof Error ? err.message : String(err)}`));
+      .catch((err) => this.log.warn(`loading the WASM core in the background failed: ${errorMessage(err)}`));
     return this.warming;
   }
 

@@ -2,6 +2,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { applyPlan, planSetup } from './install';
+import { errorMessage } from '../log';
 
 /** The command's id (contributed in package.json). */
 export const SET_UP_RECALL_HOOKS_COMMAND = 'copilotChatSecretary.setUpRecallHooks';
@@ -44,8 +45,8 @@ export function registerRecallHooksCommand(context: vscode.ExtensionContext, log
         done.push(NAMES[plan.agent]);
         log.info(`Set Up Recall Hooks: ${plan.file} updated`);
       } catch (err) {
-        log.error(`Set Up Recall Hooks: ${err instanceof Error ? err.message : String(err)}`);
-        void vscode.window.showErrorMessage(`Recall hook for ${NAMES[plan.agent]} not set up: ${err instanceof Error ? err.message : String(err)}`);
+        log.error(`Set Up Recall Hooks: ${errorMessage(err)}`);
+        void vscode.window.showErrorMessage(`Recall hook for ${NAMES[plan.agent]} not set up: ${errorMessage(err)}`);
       }
     }
     if (done.length > 0) {

@@ -3,6 +3,7 @@
 import { parseTree, type Node, type ParseError } from 'jsonc-parser';
 
 import { READ_CAPS, readBounded } from './boundedRead';
+import { errorMessage } from '../log';
 
 /**
  * A VS Code settings file as an object: `{}` when it is missing, unreadable, not JSONC, has any
@@ -16,7 +17,7 @@ export function readSettings(file: string, onRefused?: (why: string) => void): R
     text = readBounded(file, { maxBytes: READ_CAPS.settings }).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      onRefused?.(err instanceof Error ? err.message : String(err));
+      onRefused?.(errorMessage(err));
     }
     return {};
   }

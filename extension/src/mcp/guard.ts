@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 import type { Logger } from '../log';
+import { errorMessage } from '../log';
 
 /** A JSON-RPC error response for a message that never reaches the server. */
 export interface GuardReply {
@@ -59,7 +60,7 @@ export function judgeLine(line: string): Verdict {
   try {
     value = JSON.parse(line);
   } catch (err) {
-    return reply(null, ErrorCode.ParseError, `Parse error: ${err instanceof Error ? err.message : String(err)}`);
+    return reply(null, ErrorCode.ParseError, `Parse error: ${errorMessage(err)}`);
   }
   if (Array.isArray(value)) {
     return reply(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported');

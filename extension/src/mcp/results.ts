@@ -1,4 +1,5 @@
 import { failureOf } from '../core/failure';
+import { errorMessage } from '../log';
 
 /** An MCP `tools/call` result with the tool's JSON as its one text content. */
 export interface McpToolResult {
@@ -30,6 +31,4 @@ export function failureText(text: string): string {
   return failureOf(text) ?? text;
 }
 
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+export { errorMessage };

@@ -3,6 +3,7 @@ import type { Logger } from '../log';
 import { nodeChatStorage, type ChatStorage, type StorageStat, type StorageWatcher } from './chatStorage';
 import type { SessionFile } from './discovery';
 import { Quarantine, ResetBackoff } from './quarantine';
+import { errorMessage } from '../log';
 
 /** What to read and watch: given by the host (extension scope setting, CLI/MCP flags). Paths are
  * those of the `ChatStorage` the sync reads with (paths of this machine, or URI strings). */
@@ -259,7 +260,7 @@ export class SessionSync {
     try {
       return await this.scope.files();
     } catch (err) {
-      this.log.warn(`cannot list the chat sessions: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`cannot list the chat sessions: ${errorMessage(err)}`);
       this.needsFullSync = true;
       return [...this.known.values()];
     }
@@ -370,7 +371,7 @@ export class SessionSync {
       this.errors.delete(file.path);
       return 'read';
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       if (this.errors.get(file.path) !== message) {
         this.log.warn(`cannot read chat session ${file.path}: ${message}`);
       }

@@ -1,6 +1,7 @@
 import type { ConsentListing } from '../core/generated/ConsentListing';
 import { failureOf } from '../core/failure';
 import type { Logger } from '../log';
+import { errorMessage } from '../log';
 
 /**
  * How every Secretary tool invocation is logged in VS Code (`Tool.invoke`), kept free of `vscode`
@@ -28,7 +29,7 @@ export async function runLogged<T>(
   try {
     value = await run();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     log.error(`Tool ${name} failed: ${message}`);
     return { ok: false, message };
   }

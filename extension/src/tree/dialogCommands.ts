@@ -5,6 +5,7 @@ import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import type { StoredDialog } from '../sessions/types';
 import { agentName, OPEN_IN_CHAT_COMMAND, type SecretaryNode } from './ChatMonitorTreeProvider';
 import { chatSessionUri, relativeTime } from './dialogTime';
+import { errorMessage } from '../log';
 
 export const SEARCH_COMMAND = 'copilotChatSecretary.searchRequests';
 
@@ -65,7 +66,7 @@ export function registerDialogCommands(sessions: DialogSessionsService, log: Log
       try {
         return await (entry ? openDialog(entry, log) : openById(sessions, sessionId, log));
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorMessage(err);
         log.error(`could not open dialog ${sessionId}: ${message}`);
         void vscode.window.showErrorMessage(`Cannot open the dialog: ${message}`);
         return undefined;
