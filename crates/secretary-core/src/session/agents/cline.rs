@@ -19,12 +19,12 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{raw_str, raw_time, Common, Turn};
+use super::{raw_str, raw_time, whole_json_text, Common, Turn};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::record::{
     empty_dialog, file_stem, fill_dialog_fields, push_capped, Got, HeaderRec,
 };
-use crate::session::{json_error, surrogates, utf8, SessionError, MAX_REQUESTS};
+use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
 /// Which of the three extensions wrote a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -317,23 +317,8 @@ impl TaskState {
 /// reason (cut off, malformed, not an array); elements that are not messages are skipped and
 /// counted in the diagnostics.
 pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<TaskState, SessionError> {
-    let bytes = bytes
-        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-        .unwrap_or(bytes);
-    let text = utf8(bytes)?;
-    // `JSON.stringify` writes half an emoji as a lone `\ud83d`, which serde refuses.
-    let mended = surrogates::mend_str(text);
-    let text: &str = &mended;
-    match crate::session::de::json_kind_of(text) {
-        Some("an array") => {}
-        Some(kind) => {
-            return Err(SessionError::NotASession(format!(
-                "the file holds {kind}, not the array of a task's messages"
-            )))
-        }
-        None => return Err(SessionError::Empty),
-    }
-    let messages: Vec<&RawValue> = serde_json::from_str(text).map_err(json_error)?;
+    let text = whole_json_text(bytes, "an array", "the array of a task's messages")?;
+    let messages: Vec<&RawValue> = serde_json::from_str(&text).map_err(json_error)?;
     let mut state = TaskState::new(details);
     for message in messages {
         state.apply(message);

@@ -13,10 +13,10 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{raw_str, Common, Turn};
+use super::{raw_str, whole_json_text, Common, Turn};
 use crate::session::model::{Dialog, Request, SessionFormat};
 use crate::session::record::{empty_dialog, fill_dialog_fields, push_capped, Got, HeaderRec};
-use crate::session::{json_error, surrogates, utf8, SessionError, MAX_REQUESTS};
+use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
 /// Whether `file_name` is a Continue session: `<id>.json` in a `sessions` folder of `.continue`,
 /// not the `sessions.json` index.
@@ -130,22 +130,8 @@ pub(crate) struct ContinueState {
 
 /// Reads a whole session file.
 pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState, SessionError> {
-    let bytes = bytes
-        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-        .unwrap_or(bytes);
-    let text = utf8(bytes)?;
-    let mended = surrogates::mend_str(text);
-    let text: &str = &mended;
-    match crate::session::de::json_kind_of(text) {
-        Some("an object") => {}
-        Some(kind) => {
-            return Err(SessionError::NotASession(format!(
-                "the file holds {kind}, not a Continue session object"
-            )))
-        }
-        None => return Err(SessionError::Empty),
-    }
-    let session: Session = serde_json::from_str(text).map_err(json_error)?;
+    let text = whole_json_text(bytes, "an object", "a Continue session object")?;
+    let session: Session = serde_json::from_str(&text).map_err(json_error)?;
     let Some(history) = session.history else {
         return Err(SessionError::NotASession(
             "a JSON object without `history`".into(),

@@ -369,6 +369,28 @@ fn build(
     dialog
 }
 
+/// The text of a whole-file agent session (Cline's task, Continue's session): UTF-8 without a
+/// BOM, lone UTF-16 surrogate escapes mended (`JSON.stringify` writes half an emoji as a lone
+/// `\ud83d`, which serde refuses), and the top-level value `want` (`"an array"`, `"an object"`),
+/// else why not: `the file holds {kind}, not {what}`.
+pub(crate) fn whole_json_text<'a>(
+    bytes: &'a [u8],
+    want: &str,
+    what: &str,
+) -> Result<std::borrow::Cow<'a, str>, super::SessionError> {
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
+    let text = super::surrogates::mend_str(super::utf8(bytes)?);
+    match super::de::json_kind_of(&text) {
+        Some(kind) if kind == want => Ok(text),
+        Some(kind) => Err(super::SessionError::NotASession(format!(
+            "the file holds {kind}, not {what}"
+        ))),
+        None => Err(super::SessionError::Empty),
+    }
+}
+
 /// A JSON string value, if `raw` is one.
 pub(crate) fn raw_str(raw: Option<&RawValue>) -> Option<String> {
     let raw = raw?;
