@@ -1,9 +1,8 @@
 import * as os from 'os';
 import * as path from 'path';
 
-import * as fs from 'fs';
-
 import type { DialogSource } from '../core/generated/DialogSource';
+import { readBounded } from '../host/boundedRead';
 import { defaultUserDataDirs, folderKey, isDir, isFile, listDir, type SessionFile } from './discovery';
 
 /** The agents whose own session logs the Secretary reads, as the core names them. */
@@ -90,23 +89,13 @@ const PROJECT_ROOT_MAX = 4096;
 /** The folder a Gemini CLI project folder is for: its `.project_root` file (the log does not say).
  * A missing, odd or oversized file gives none: the session then counts for every workspace. */
 function geminiProjectRoot(projectDir: string): string | undefined {
-  const file = path.join(projectDir, '.project_root');
-  let fd: number | undefined;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > PROJECT_ROOT_MAX) {
-      return undefined;
-    }
-    const buffer = Buffer.alloc(stat.size);
-    const text = buffer.subarray(0, fs.readSync(fd, buffer, 0, stat.size, 0)).toString('utf8').trim();
+    const text = readBounded(path.join(projectDir, '.project_root'), { maxBytes: PROJECT_ROOT_MAX, noFollow: true })
+      .toString('utf8')
+      .trim();
     return text && path.isAbsolute(text) && !/[\0\n]/.test(text) ? text : undefined;
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) {
-      fs.closeSync(fd);
-    }
   }
 }
 
