@@ -216,8 +216,24 @@ fn two_new_chats_at_once_get_an_uncertain_answer_never_the_other_ones_words() {
             assert!(out["error"].as_str().unwrap().contains("not saved yet"));
         }
     }
-    // Once VS Code has saved C, C's copy extends the saved file: exact, and live.
+    // VS Code writes an empty session file as a chat opens: that is nothing saved either (the
+    // e2e run met it when C's empty file was written before its first request was sent).
     let mut store = store;
+    let empty = session("c", vec![]);
+    let meta = FileMeta {
+        size: empty.len() as u64,
+        mtime_ms: 1.0,
+    };
+    store.apply("/s/c.json", Some(WS), meta, 0, &empty).unwrap();
+    for (tool, args) in [
+        ("get_first_request", json!({})),
+        ("get_request", json!({"index": 1})),
+    ] {
+        let out = call(&store, tool, args, Some(&local("c")), Some(&focused_is_d));
+        assert_eq!(out["error_type"], "caller_uncertain", "{tool}: {out}");
+        assert!(!out.to_string().contains("D's first words"), "{out}");
+    }
+    // Once VS Code has saved C, C's copy extends the saved file: exact, and live.
     let bytes = session("c", vec![request("c1", 10_000, "C's first words", 2)]);
     let meta = FileMeta {
         size: bytes.len() as u64,

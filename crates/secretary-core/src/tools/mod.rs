@@ -290,7 +290,10 @@ fn local_caller<'a>(
         },
         Some(LiveCopy::Unavailable(why)) => Refusal(why.clone()),
     };
-    match saved {
+    // VS Code writes an empty session file as soon as a chat opens: a saved copy without requests
+    // is nothing saved, and the answer says so (uncertain or not found) rather than "no first
+    // request" from a file that cannot hold the caller's words yet.
+    match saved.filter(|stored| !stored.dialog.requests.is_empty()) {
         Some(stored) => Ok(Resolved {
             live: Some(Err(refusal)),
             ..Resolved::saved(stored, DialogFrom::Caller)
