@@ -340,24 +340,50 @@ pub fn retrieve(host: &dyn Host, expression: &str) -> Result<Retrieved, ContentE
             known: known(),
         });
     }
-    // Find every document first (all-or-nothing on errors), each once, in expression order.
+    let (found, unmatched) = find_documents(host, &items, &categories)?;
+    let normalized = items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    if found.is_empty() {
+        return Ok(Retrieved::Nothing {
+            expression: normalized,
+            unmatched,
+            categories: describe_categories(&categories),
+        });
+    }
+    let Assembled {
+        markdown,
+        documents,
+        omitted,
+        truncated,
+    } = assemble(host, &found)?;
+    Ok(Retrieved::Documents {
+        expression: normalized,
+        content: markdown,
+        documents,
+        omitted,
+        unmatched,
+        truncated,
+    })
+}
+
+/// Every document the items select (all-or-nothing on errors), each once, in expression order,
+/// and the items that selected none (as written).
+fn find_documents(
+    host: &dyn Host,
+    items: &[Item],
+    categories: &BTreeMap<String, Category>,
+) -> Result<(Vec<Found>, Vec<String>), ContentError> {
     let mut found: Vec<Found> = Vec::new();
     let mut seen = BTreeSet::new();
     let mut unmatched = Vec::new();
     let mut listings: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for item in &items {
+    for item in items {
         let category = &categories[&item.category];
         if !listings.contains_key(&item.category) {
-            let recursive = category
-                .patterns
-                .iter()
-                .any(|p| p.contains('/') || p.contains("**"));
-            let mut files = host
-                .list(Area::Workspace, folder_of(category), recursive)
-                .map_err(|err| workspace_error(err, "get_content"))?;
-            files.retain(|rel| check_rel_path(rel, false).is_ok() && category_takes(category, rel));
-            files.sort();
-            listings.insert(item.category.clone(), files);
+            listings.insert(item.category.clone(), category_files(host, category)?);
         }
         let mut matched_any = false;
         for rel in &listings[&item.category] {
@@ -377,27 +403,46 @@ pub fn retrieve(host: &dyn Host, expression: &str) -> Result<Retrieved, ContentE
             unmatched.push(item.to_string());
         }
     }
-    let normalized = items
+    Ok((found, unmatched))
+}
+
+/// The files of a category's folder its patterns take, sorted (relative to the folder; a
+/// recursive listing only when a pattern reaches into subfolders).
+fn category_files(host: &dyn Host, category: &Category) -> Result<Vec<String>, ContentError> {
+    let recursive = category
+        .patterns
         .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
-    if found.is_empty() {
-        return Ok(Retrieved::Nothing {
-            expression: normalized,
-            unmatched,
-            categories: describe_categories(&categories),
-        });
-    }
-    let mut markdown = String::new();
-    let mut documents = Vec::new();
-    let mut omitted = Vec::new();
+        .any(|p| p.contains('/') || p.contains("**"));
+    let mut files = host
+        .list(Area::Workspace, folder_of(category), recursive)
+        .map_err(|err| workspace_error(err, "get_content"))?;
+    files.retain(|rel| check_rel_path(rel, false).is_ok() && category_takes(category, rel));
+    files.sort();
+    Ok(files)
+}
+
+/// The markdown of the found documents, what each contributed, and what the cap left out.
+struct Assembled {
+    markdown: String,
+    documents: Vec<Value>,
+    omitted: Vec<String>,
+    truncated: bool,
+}
+
+/// Reads the documents in order into one markdown text of at most [`MAX_CHARS`] characters and
+/// [`MAX_DOCUMENTS`] documents, cut at a line, with a closing note when anything was left out.
+fn assemble(host: &dyn Host, found: &[Found]) -> Result<Assembled, ContentError> {
+    let mut out = Assembled {
+        markdown: String::new(),
+        documents: Vec::new(),
+        omitted: Vec::new(),
+        truncated: false,
+    };
     let mut used = 0usize;
-    let mut truncated = false;
     for (n, doc) in found.iter().enumerate() {
-        if truncated || n >= MAX_DOCUMENTS {
-            truncated = true;
-            omitted.push(doc.path.clone());
+        if out.truncated || n >= MAX_DOCUMENTS {
+            out.truncated = true;
+            out.omitted.push(doc.path.clone());
             continue;
         }
         let bytes = host
@@ -416,43 +461,37 @@ pub fn retrieve(host: &dyn Host, expression: &str) -> Result<Retrieved, ContentE
             (cut_at_line(text, room), true)
         };
         if cut && body.is_empty() {
-            truncated = true;
-            omitted.push(doc.path.clone());
+            out.truncated = true;
+            out.omitted.push(doc.path.clone());
             continue;
         }
-        markdown.push_str(&header);
-        markdown.push_str(&body);
+        out.markdown.push_str(&header);
+        out.markdown.push_str(&body);
         used += header.chars().count() + body.chars().count();
-        documents.push(json!({
+        out.documents.push(json!({
             "category": doc.category,
             "path": doc.path,
             "chars": text.chars().count(),
             "cut": cut,
         }));
-        truncated |= cut;
+        out.truncated |= cut;
     }
-    if truncated {
+    if out.truncated {
+        let markdown = &mut out.markdown;
         let _ = write!(markdown, "\n\n---\n*Content cut at {MAX_CHARS} characters.");
-        if !omitted.is_empty() {
+        if !out.omitted.is_empty() {
             let _ = write!(
                 markdown,
                 " {} more document(s) not shown: {}.",
-                omitted.len(),
-                omitted.join(", ")
+                out.omitted.len(),
+                out.omitted.join(", ")
             );
         }
         markdown.push_str(
             " Ask for fewer documents (one category/pattern at a time) to read the rest.*",
         );
     }
-    Ok(Retrieved::Documents {
-        expression: normalized,
-        content: markdown,
-        documents,
-        omitted,
-        unmatched,
-        truncated,
-    })
+    Ok(out)
 }
 
 /// The category's folder as a relative path ("" for the workspace root).

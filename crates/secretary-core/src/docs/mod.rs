@@ -81,74 +81,12 @@ pub fn find<'a>(host: &dyn Host, libs: &'a [Library], name: &str) -> Vec<Found<'
             })
             .collect();
     }
-    let mut keys: Vec<(String, u32, &'static str)> = vec![(query.clone(), 100, "name")];
-    for (alias, target) in ALIASES {
-        if *alias == query {
-            keys.push((target.to_string(), 95, "alias"));
-        }
-    }
-    if let Some(stem) = query.strip_suffix(".js") {
-        keys.push((stem.to_string(), 90, "name"));
-    } else if let Some(stem) = query.strip_suffix("js").filter(|_| query.len() > 4) {
-        keys.push((stem.to_string(), 85, "name"));
-    }
-    let owner_repo = (!query.starts_with('@'))
-        .then(|| query.split_once('/'))
-        .flatten()
-        .filter(|(owner, repo)| !owner.is_empty() && !repo.is_empty() && !repo.contains('/'));
-    if let Some((owner, repo)) = owner_repo {
-        keys.push((repo.to_string(), 90, "repository name"));
-        keys.push((format!("@{owner}/{repo}"), 90, "name"));
-    }
-    let mut found: Vec<Found<'a>> = Vec::new();
-    for lib in libs {
-        let name = lib.name.to_lowercase();
-        let normalized = local::normalize(&name);
-        let (bare, scope) = match name.strip_prefix('@').and_then(|n| n.split_once('/')) {
-            Some((scope, bare)) => (bare.to_string(), Some(scope.to_string())),
-            None => (name.clone(), None),
-        };
-        let mut best: Option<(u32, &'static str)> = None;
-        let mut offer = |score: u32, how: &'static str| {
-            let better = match best {
-                Some((s, _)) => score > s,
-                None => true,
-            };
-            if better {
-                best = Some((score, how));
-            }
-        };
-        for (key, score, how) in &keys {
-            if name == *key {
-                offer(*score, how);
-            } else if normalized == local::normalize(key) {
-                offer(score - 5, "similar name");
-            } else if *how == "repository name" {
-                // A repository's last segment (`json` of serde-rs/json) is too short a word to
-                // match scopes and prefixes by.
-                continue;
-            } else if scope.as_deref() == Some(key.as_str()) {
-                offer(60, "scope");
-            } else if [format!("{key}-"), format!("{key}_")]
-                .iter()
-                .any(|p| bare.starts_with(p.as_str()))
-            {
-                offer(50, "prefix");
-            }
-        }
-        if lib.repository.as_deref() == Some(query.as_str()) {
-            // The package named after the repository (`playwright` of microsoft/playwright) comes
-            // before the other packages of the same repository (`@playwright/test`).
-            let named_after = owner_repo.is_some_and(|(_, repo)| bare == repo);
-            offer(if named_after { 98 } else { 95 }, "repository");
-        }
-        if lib.aliases.contains(&query) {
-            offer(95, "alias");
-        }
-        if let Some((score, how)) = best {
-            found.push(Found { lib, score, how });
-        }
-    }
+    let owner_repo = owner_repo(&query);
+    let keys = query_keys(&query, owner_repo);
+    let mut found: Vec<Found<'a>> = libs
+        .iter()
+        .filter_map(|lib| best_match(lib, &keys, &query, owner_repo))
+        .collect();
     // `owner/repo` of a crate: its Cargo.toml says, read only when nothing better matched.
     if owner_repo.is_some() && !found.iter().any(|f| f.score >= 90) {
         for lib in libs
@@ -174,6 +112,88 @@ pub fn find<'a>(host: &dyn Host, libs: &'a [Library], name: &str) -> Vec<Found<'
     });
     found.truncate(MAX_MATCHES);
     found
+}
+
+/// `owner/repo` in a (lowercase) query that is not an npm scope (`@scope/name`).
+fn owner_repo(query: &str) -> Option<(&str, &str)> {
+    (!query.starts_with('@'))
+        .then(|| query.split_once('/'))
+        .flatten()
+        .filter(|(owner, repo)| !owner.is_empty() && !repo.is_empty() && !repo.contains('/'))
+}
+
+/// The names a query may mean, with the score of an exact match and how it matched: itself, an
+/// alias's package, the name without `.js`/`js`, a repository's name and `@owner/repo`.
+fn query_keys(query: &str, owner_repo: Option<(&str, &str)>) -> Vec<(String, u32, &'static str)> {
+    let mut keys: Vec<(String, u32, &'static str)> = vec![(query.to_string(), 100, "name")];
+    for (alias, target) in ALIASES {
+        if *alias == query {
+            keys.push((target.to_string(), 95, "alias"));
+        }
+    }
+    if let Some(stem) = query.strip_suffix(".js") {
+        keys.push((stem.to_string(), 90, "name"));
+    } else if let Some(stem) = query.strip_suffix("js").filter(|_| query.len() > 4) {
+        keys.push((stem.to_string(), 85, "name"));
+    }
+    if let Some((owner, repo)) = owner_repo {
+        keys.push((repo.to_string(), 90, "repository name"));
+        keys.push((format!("@{owner}/{repo}"), 90, "name"));
+    }
+    keys
+}
+
+/// How well one library matches the query's keys: its best score and how, or `None`.
+fn best_match<'a>(
+    lib: &'a Library,
+    keys: &[(String, u32, &'static str)],
+    query: &str,
+    owner_repo: Option<(&str, &str)>,
+) -> Option<Found<'a>> {
+    let name = lib.name.to_lowercase();
+    let normalized = local::normalize(&name);
+    let (bare, scope) = match name.strip_prefix('@').and_then(|n| n.split_once('/')) {
+        Some((scope, bare)) => (bare.to_string(), Some(scope.to_string())),
+        None => (name.clone(), None),
+    };
+    let mut best: Option<(u32, &'static str)> = None;
+    let mut offer = |score: u32, how: &'static str| {
+        let better = match best {
+            Some((s, _)) => score > s,
+            None => true,
+        };
+        if better {
+            best = Some((score, how));
+        }
+    };
+    for (key, score, how) in keys {
+        if name == *key {
+            offer(*score, how);
+        } else if normalized == local::normalize(key) {
+            offer(score - 5, "similar name");
+        } else if *how == "repository name" {
+            // A repository's last segment (`json` of serde-rs/json) is too short a word to
+            // match scopes and prefixes by.
+            continue;
+        } else if scope.as_deref() == Some(key.as_str()) {
+            offer(60, "scope");
+        } else if [format!("{key}-"), format!("{key}_")]
+            .iter()
+            .any(|p| bare.starts_with(p.as_str()))
+        {
+            offer(50, "prefix");
+        }
+    }
+    if lib.repository.as_deref() == Some(query) {
+        // The package named after the repository (`playwright` of microsoft/playwright) comes
+        // before the other packages of the same repository (`@playwright/test`).
+        let named_after = owner_repo.is_some_and(|(_, repo)| bare == repo);
+        offer(if named_after { 98 } else { 95 }, "repository");
+    }
+    if lib.aliases.iter().any(|alias| alias == query) {
+        offer(95, "alias");
+    }
+    best.map(|(score, how)| Found { lib, score, how })
 }
 
 /// The installed libraries an id names (any version): same source, same name (npm exactly, the
@@ -310,6 +330,37 @@ fn settings(host: &dyn Host) -> Result<Settings, DocsError> {
     Settings::read(host).map_err(|err| DocsError::new(err, ErrorKind::InvalidSetting))
 }
 
+/// `resolve_library_id`'s answer from the local libraries that match (`found`, not empty).
+fn local_matches(host: &dyn Host, name: &str, found: &[Found<'_>]) -> DocsAnswer {
+    let libraries: Vec<Value> = found
+        .iter()
+        .map(|f| {
+            let mut entry = json!({
+                "libraryId": f.lib.id(),
+                "name": f.lib.name,
+                "source": f.lib.source.as_str(),
+                "match": f.how,
+            });
+            if let Some(version) = &f.lib.version {
+                entry["version"] = json!(version);
+            }
+            if let Some(text) = describe(host, f.lib) {
+                entry["description"] = json!(text);
+            }
+            entry
+        })
+        .collect();
+    DocsAnswer::new(json!({
+        "libraryName": name,
+        "source": "local",
+        "libraries": libraries,
+    }))
+    .with_instruction(format!(
+        "Call get_library_docs with {{\"libraryId\": \"{}\", \"query\": \"<what you need>\"}}.",
+        found[0].lib.id()
+    ))
+}
+
 /// `resolve_library_id`: the local libraries a name stands for, else Context7's search.
 pub fn resolve(host: &dyn Host, library_name: &str) -> Result<DocsAnswer, DocsError> {
     let name = library_name.trim();
@@ -321,34 +372,8 @@ pub fn resolve(host: &dyn Host, library_name: &str) -> Result<DocsAnswer, DocsEr
     }
     let libs = local::discover(host);
     let found = find(host, &libs, name);
-    if let Some(best) = found.first() {
-        let libraries: Vec<Value> = found
-            .iter()
-            .map(|f| {
-                let mut entry = json!({
-                    "libraryId": f.lib.id(),
-                    "name": f.lib.name,
-                    "source": f.lib.source.as_str(),
-                    "match": f.how,
-                });
-                if let Some(version) = &f.lib.version {
-                    entry["version"] = json!(version);
-                }
-                if let Some(text) = describe(host, f.lib) {
-                    entry["description"] = json!(text);
-                }
-                entry
-            })
-            .collect();
-        return Ok(DocsAnswer::new(json!({
-            "libraryName": name,
-            "source": "local",
-            "libraries": libraries,
-        }))
-        .with_instruction(format!(
-            "Call get_library_docs with {{\"libraryId\": \"{}\", \"query\": \"<what you need>\"}}.",
-            best.lib.id()
-        )));
+    if !found.is_empty() {
+        return Ok(local_matches(host, name, &found));
     }
     let what = format!("No local library matches {name:?}");
     let settings = settings(host)?;
@@ -417,159 +442,188 @@ pub fn get_docs(
     let query = query.map(str::trim).filter(|q| !q.is_empty());
     let id = library_id.trim();
     match local::parse_id(id) {
-        Id::Invalid => {
-            let libs = local::discover(host);
-            let hint = find(host, &libs, id)
-                .first()
-                .map(|f| format!(" Did you mean {}?", f.lib.id()))
-                .unwrap_or_default();
-            Err(DocsError::new(
-                format!(
-                    "Invalid libraryId {id:?}: ids look like /npm/playwright@1.48.0, /crates/serde@1.0.219, \
-                     /pypi/requests@2.32.3 or a Context7 id such as /microsoft/playwright; call resolve_library_id \
-                     first.{hint}"
-                ),
-                ErrorKind::InvalidArguments,
-            ))
-        }
+        Id::Invalid => Err(invalid_id(host, id)),
         Id::Local(lid) => {
             let libs = local::discover(host);
-            let installed = find_id(&libs, &lid);
-            if installed.is_empty() {
-                return Err(DocsError::new(
-                    format!("Library not found: {id}. {}", local_summary(&libs)),
-                    ErrorKind::NotFound,
-                ));
-            }
-            let lib = match &lid.version {
-                Some(version) => match installed
-                    .iter()
-                    .find(|lib| lib.version.as_deref() == Some(version.as_str()))
-                {
-                    Some(lib) => *lib,
-                    None => {
-                        let have: Vec<String> = installed.iter().map(|lib| lib.id()).collect();
-                        return Err(DocsError::new(
-                            format!(
-                                "{id} is not installed: this workspace has {}. Docs are only given for the installed \
-                                 version.",
-                                have.join(", ")
-                            ),
-                            ErrorKind::VersionMismatch,
-                        ));
-                    }
-                },
-                None => installed
-                    .iter()
-                    .copied()
-                    .max_by(|a, b| {
-                        local::compare_versions(
-                            a.version.as_deref().unwrap_or(""),
-                            b.version.as_deref().unwrap_or(""),
-                        )
-                    })
-                    .unwrap_or(installed[0]),
-            };
-            let documents = local::documents(host, lib);
-            let all: Vec<sections::Section> = documents
-                .docs
-                .iter()
-                .flat_map(|doc| sections::split(&doc.file, &doc.text))
-                .collect();
-            if all.is_empty() && !documents.too_large.is_empty() {
-                return Err(DocsError::new(
-                    format!(
-                        "{}'s docs are too large to read: {} (at most {} bytes are read).",
-                        lib.id(),
-                        documents.too_large.join(", "),
-                        local::MAX_DOC_BYTES
-                    ),
-                    ErrorKind::TooLarge,
-                ));
-            }
-            if all.is_empty() {
-                return Err(DocsError::new(
-                    format!("{} has no README or markdown docs to read.", lib.id()),
-                    ErrorKind::NoDocs,
-                ));
-            }
-            let selection = sections::select(&all, query, max_chars);
-            let picked: Vec<Value> = selection
-                .picks
-                .iter()
-                .map(|(index, score)| {
-                    let section = &all[*index];
-                    let mut entry = json!({"file": section.file, "heading": section.heading});
-                    if selection.mode == sections::Mode::Search {
-                        entry["score"] = json!(score);
-                    }
-                    entry
-                })
-                .collect();
-            let mut out = json!({
-                "libraryId": lib.id(),
-                "name": lib.name,
-                "source": lib.source.as_str(),
-                "mode": selection.mode.as_str(),
-                "sections": picked,
-                "totalSections": all.len(),
-                "text": selection.text,
-                "truncated": selection.truncated,
-                "maxChars": max_chars,
-            });
-            if let Some(version) = &lib.version {
-                out["version"] = json!(version);
-            }
-            if let Some(query) = query {
-                out["query"] = json!(query);
-            }
-            let result = DocsAnswer::new(out);
-            Ok(match (query, selection.mode) {
-                (Some(query), sections::Mode::Overview) => result.with_message(format!(
-                    "No section of {} mentions {query:?}; here is an overview (its first sections).",
-                    lib.id()
-                )),
-                _ => result,
-            })
+            let lib = installed(&libs, &lid, id)?;
+            local_docs(host, lib, query, max_chars)
         }
-        Id::Remote(remote) => {
-            let what = format!("{remote} is not a local library");
-            let settings = settings(host)?;
-            if !settings.enabled {
-                let libs = local::discover(host);
-                return Err(context7_off(&what, &libs));
-            }
-            let topic = query.unwrap_or_else(|| {
-                remote
-                    .trim_end_matches('/')
-                    .rsplit('/')
-                    .next()
-                    .unwrap_or(&remote)
-            });
-            let url = settings.context_url(&remote, topic, max_chars.div_ceil(3));
-            let what = format!("Could not get the docs of {remote}");
-            let response = fetch(host, &settings, url, || local::discover(host), &what)?;
-            let Some(text) = context7::parse_context(&response.body) else {
-                return Err(DocsError::new(
-                    format!(
-                        "Context7 has no documentation for {remote}{}.",
-                        query.map(|q| format!(" about {q:?}")).unwrap_or_default()
-                    ),
-                    ErrorKind::NotFound,
-                ));
-            };
-            let cut = sections::cut(&text, max_chars);
-            let mut out = json!({
-                "libraryId": remote,
-                "source": "context7",
-                "text": cut,
-                "truncated": cut.len() < text.len(),
-                "maxChars": max_chars,
-            });
-            if let Some(query) = query {
-                out["query"] = json!(query);
-            }
-            Ok(DocsAnswer::new(out))
-        }
+        Id::Remote(remote) => remote_docs(host, &remote, query, max_chars),
     }
+}
+
+/// A malformed `libraryId`: what ids look like, and the local library it may have meant.
+fn invalid_id(host: &dyn Host, id: &str) -> DocsError {
+    let libs = local::discover(host);
+    let hint = find(host, &libs, id)
+        .first()
+        .map(|f| format!(" Did you mean {}?", f.lib.id()))
+        .unwrap_or_default();
+    DocsError::new(
+        format!(
+            "Invalid libraryId {id:?}: ids look like /npm/playwright@1.48.0, /crates/serde@1.0.219, \
+             /pypi/requests@2.32.3 or a Context7 id such as /microsoft/playwright; call resolve_library_id \
+             first.{hint}"
+        ),
+        ErrorKind::InvalidArguments,
+    )
+}
+
+/// The installed library a local id names: its version when the id has one (another version
+/// installed is a `version_mismatch`), else the newest installed.
+fn installed<'a>(
+    libs: &'a [Library],
+    lid: &local::LocalId,
+    id: &str,
+) -> Result<&'a Library, DocsError> {
+    let installed = find_id(libs, lid);
+    let Some(&first) = installed.first() else {
+        return Err(DocsError::new(
+            format!("Library not found: {id}. {}", local_summary(libs)),
+            ErrorKind::NotFound,
+        ));
+    };
+    let Some(version) = &lid.version else {
+        return Ok(installed
+            .iter()
+            .copied()
+            .max_by(|a, b| {
+                local::compare_versions(
+                    a.version.as_deref().unwrap_or(""),
+                    b.version.as_deref().unwrap_or(""),
+                )
+            })
+            .unwrap_or(first));
+    };
+    if let Some(lib) = installed
+        .iter()
+        .find(|lib| lib.version.as_deref() == Some(version.as_str()))
+    {
+        return Ok(lib);
+    }
+    let have: Vec<String> = installed.iter().map(|lib| lib.id()).collect();
+    Err(DocsError::new(
+        format!(
+            "{id} is not installed: this workspace has {}. Docs are only given for the installed \
+             version.",
+            have.join(", ")
+        ),
+        ErrorKind::VersionMismatch,
+    ))
+}
+
+/// The sections of an installed library's docs that answer `query`, or its first sections.
+fn local_docs(
+    host: &dyn Host,
+    lib: &Library,
+    query: Option<&str>,
+    max_chars: usize,
+) -> Result<DocsAnswer, DocsError> {
+    let documents = local::documents(host, lib);
+    let all: Vec<sections::Section> = documents
+        .docs
+        .iter()
+        .flat_map(|doc| sections::split(&doc.file, &doc.text))
+        .collect();
+    if all.is_empty() && !documents.too_large.is_empty() {
+        return Err(DocsError::new(
+            format!(
+                "{}'s docs are too large to read: {} (at most {} bytes are read).",
+                lib.id(),
+                documents.too_large.join(", "),
+                local::MAX_DOC_BYTES
+            ),
+            ErrorKind::TooLarge,
+        ));
+    }
+    if all.is_empty() {
+        return Err(DocsError::new(
+            format!("{} has no README or markdown docs to read.", lib.id()),
+            ErrorKind::NoDocs,
+        ));
+    }
+    let selection = sections::select(&all, query, max_chars);
+    let picked: Vec<Value> = selection
+        .picks
+        .iter()
+        .map(|(index, score)| {
+            let section = &all[*index];
+            let mut entry = json!({"file": section.file, "heading": section.heading});
+            if selection.mode == sections::Mode::Search {
+                entry["score"] = json!(score);
+            }
+            entry
+        })
+        .collect();
+    let mut out = json!({
+        "libraryId": lib.id(),
+        "name": lib.name,
+        "source": lib.source.as_str(),
+        "mode": selection.mode.as_str(),
+        "sections": picked,
+        "totalSections": all.len(),
+        "text": selection.text,
+        "truncated": selection.truncated,
+        "maxChars": max_chars,
+    });
+    if let Some(version) = &lib.version {
+        out["version"] = json!(version);
+    }
+    if let Some(query) = query {
+        out["query"] = json!(query);
+    }
+    let result = DocsAnswer::new(out);
+    Ok(match (query, selection.mode) {
+        (Some(query), sections::Mode::Overview) => result.with_message(format!(
+            "No section of {} mentions {query:?}; here is an overview (its first sections).",
+            lib.id()
+        )),
+        _ => result,
+    })
+}
+
+/// Context7's documentation for a library id that is not local (when the fallback is on).
+fn remote_docs(
+    host: &dyn Host,
+    remote: &str,
+    query: Option<&str>,
+    max_chars: usize,
+) -> Result<DocsAnswer, DocsError> {
+    let what = format!("{remote} is not a local library");
+    let settings = settings(host)?;
+    if !settings.enabled {
+        let libs = local::discover(host);
+        return Err(context7_off(&what, &libs));
+    }
+    let topic = query.unwrap_or_else(|| {
+        remote
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(remote)
+    });
+    let url = settings.context_url(remote, topic, max_chars.div_ceil(3));
+    let what = format!("Could not get the docs of {remote}");
+    let response = fetch(host, &settings, url, || local::discover(host), &what)?;
+    let Some(text) = context7::parse_context(&response.body) else {
+        return Err(DocsError::new(
+            format!(
+                "Context7 has no documentation for {remote}{}.",
+                query.map(|q| format!(" about {q:?}")).unwrap_or_default()
+            ),
+            ErrorKind::NotFound,
+        ));
+    };
+    let cut = sections::cut(&text, max_chars);
+    let mut out = json!({
+        "libraryId": remote,
+        "source": "context7",
+        "text": cut,
+        "truncated": cut.len() < text.len(),
+        "maxChars": max_chars,
+    });
+    if let Some(query) = query {
+        out["query"] = json!(query);
+    }
+    Ok(DocsAnswer::new(out))
 }

@@ -227,191 +227,34 @@ impl Index {
         Index::with_options(docs, SearchOptions::default())
     }
 
-    /// Builds an index with explicit tunables.
+    /// Builds an index with explicit tunables: the documents' terms (pass 1), run-together name
+    /// words split into known words (1b), each document's terms merged (2), postings laid out
+    /// term by term with their finished weights (3).
     pub fn with_options(docs: &[Document], options: SearchOptions) -> Index {
         let options = options.sanitized();
-        let mut terms: FastMap<String, u32> = FastMap::default();
-        // Surface piece -> term id (None for a stop word). Stemming is the expensive step of the
-        // analysis, and a collection has far fewer distinct words than words.
-        let mut cache: FastMap<String, Word> = FastMap::default();
-
-        // Pass 1: every document's (term, weighted count) entries, unmerged, in one flat array;
-        // document d's entries are `entries[starts[d]..starts[d + 1]]`, its name's come first and
-        // end at `name_ends[d]`.
-        let mut entries: Vec<(u32, f32)> = Vec::new();
-        let mut starts: Vec<usize> = Vec::with_capacity(docs.len() + 1);
-        let mut name_ends: Vec<usize> = Vec::with_capacity(docs.len());
-        let mut doc_len: Vec<f32> = Vec::with_capacity(docs.len());
-        // Long all-letter name words, candidates for compound splitting, with their term.
-        let mut name_words: FastMap<String, u32> = FastMap::default();
-        let mut has_context = false;
-        for doc in docs {
-            starts.push(entries.len());
-            let mut len = 0.0f32;
-            let mut add_field = |text: &str, weight: f32, is_name: bool, entries: &mut Vec<_>| {
-                if weight <= 0.0 {
-                    return; // a field weighted 0 is not indexed
-                }
-                for_each_piece(text, &mut |piece: &str| {
-                    let Some(id) = lookup(piece, !is_name, &mut cache, &mut terms) else {
-                        return;
-                    };
-                    entries.push((id, weight));
-                    len += weight;
-                    if is_name
-                        && options.split_compound_names
-                        && piece.len() >= MIN_COMPOUND_LEN
-                        && is_ascii_word(piece)
-                        && !name_words.contains_key(piece)
-                    {
-                        name_words.insert(piece.to_string(), id);
-                    }
-                });
-            };
-            add_field(&doc.name, options.name_weight, true, &mut entries);
-            name_ends.push(entries.len());
-            add_field(&doc.text, 1.0, false, &mut entries);
-            for tag in &doc.tags {
-                add_field(tag, options.tag_weight, false, &mut entries);
-            }
-            // Context words count towards the same terms as text words, at their weight, but
-            // are entered negated so that the merge below can tell whether the document's own
-            // fields hold a term (what [`Index::matched_words`] reports) or only its context.
-            if options.context_weight > 0.0 {
-                for_each_piece(&doc.context, &mut |piece: &str| {
-                    if let Some(id) = lookup(piece, true, &mut cache, &mut terms) {
-                        entries.push((id, -options.context_weight));
-                        len += options.context_weight;
-                        has_context = true;
-                    }
-                });
-            }
-            doc_len.push(len);
-        }
-        starts.push(entries.len());
-        let n_terms = terms.len();
-
-        // Pass 1b: run-together name words, segmented against the words of the texts and tags,
-        // as term of the whole word -> terms of its parts. A name word that also occurs in a
-        // text is a word in its own right ("broadway", "performance") and is left alone.
-        let mut parts_of: Vec<Vec<u32>> = vec![Vec::new(); n_terms];
-        if !name_words.is_empty() {
-            let vocab: FastMap<&str, u32> = cache
-                .iter()
-                .filter(|(word, w)| {
-                    w.in_text && word.len() >= MIN_COMPOUND_PART && is_ascii_word(word)
-                })
-                .filter_map(|(word, w)| w.term.map(|id| (word.as_str(), id)))
-                .collect();
-            let mut parts: Vec<(usize, usize)> = Vec::new();
-            for (word, &id) in &name_words {
-                if parts_of[id as usize].is_empty()
-                    && !vocab.contains_key(word.as_str())
-                    && segment(word, &vocab, &mut parts)
-                {
-                    parts_of[id as usize] = parts
-                        .iter()
-                        .filter_map(|&(s, e)| vocab.get(&word[s..e]).copied())
-                        .collect();
-                }
-            }
-        }
-
-        // Pass 2: add compound parts, merge each document's duplicate terms, count document
-        // frequencies.
-        let mut df = vec![0u32; n_terms];
-        // (term, weighted count, whether the document's own fields hold it).
-        let mut merged: Vec<(u32, f32, bool)> = Vec::with_capacity(entries.len());
-        let mut merged_starts: Vec<usize> = Vec::with_capacity(docs.len() + 1);
-        let mut scratch: Vec<(u32, f32)> = Vec::new();
-        for d in 0..docs.len() {
-            scratch.clear();
-            scratch.extend_from_slice(&entries[starts[d]..starts[d + 1]]);
-            for &(id, _) in &entries[starts[d]..name_ends[d]] {
-                for &part in &parts_of[id as usize] {
-                    scratch.push((part, COMPOUND_PART_WEIGHT));
-                    doc_len[d] += COMPOUND_PART_WEIGHT;
-                }
-            }
-            scratch.sort_unstable_by_key(|&(id, _)| id);
-            let doc_start = merged.len();
-            merged_starts.push(doc_start);
-            for &(id, tf) in &scratch {
-                let in_doc = merged.len() > doc_start;
-                // Context entries are negated (pass 1).
-                let own = tf > 0.0;
-                match merged.last_mut() {
-                    Some(last) if in_doc && last.0 == id => {
-                        last.1 += tf.abs();
-                        last.2 |= own;
-                    }
-                    _ => {
-                        merged.push((id, tf.abs(), own));
-                        df[id as usize] += 1;
-                    }
-                }
-            }
-        }
-        merged_starts.push(merged.len());
-        drop(entries);
-
-        // Pass 3: lay the postings out term by term (CSR) with their finished weights.
-        let mut offsets = vec![0u32; n_terms + 1];
-        for t in 0..n_terms {
-            offsets[t + 1] = offsets[t] + df[t];
-        }
-        let total = merged.len();
-        let mut post_docs = vec![0u32; total];
-        let mut post_weights = vec![0f32; total];
-        let mut post_own = if has_context {
-            vec![true; total]
-        } else {
-            Vec::new()
-        };
-        let mut cursor: Vec<u32> = offsets[..n_terms].to_vec();
-        let n = docs.len() as f32;
-        let avg_len = doc_len.iter().sum::<f32>() / n.max(1.0);
-        let avg_len = if avg_len > 0.0 { avg_len } else { 1.0 };
-        let idf: Vec<f32> = df
-            .iter()
-            .map(|&df| {
-                let df = df as f32;
-                (1.0 + (n - df + 0.5) / (df + 0.5))
-                    .ln()
-                    .powf(options.idf_power)
-            })
-            .collect();
-        let (k1, b) = (options.k1, options.b);
-        // Documents are visited in order, so every posting list comes out sorted by document.
-        for d in 0..docs.len() {
-            let norm = k1 * (1.0 - b + b * doc_len[d] / avg_len);
-            for &(id, tf, own) in &merged[merged_starts[d]..merged_starts[d + 1]] {
-                let slot = cursor[id as usize] as usize;
-                cursor[id as usize] += 1;
-                post_docs[slot] = d as u32;
-                if let Some(flag) = post_own.get_mut(slot) {
-                    *flag = own;
-                }
-                let saturation = if k1 == 0.0 {
-                    1.0
-                } else {
-                    tf * (k1 + 1.0) / (tf + norm)
-                };
-                post_weights[slot] = idf[id as usize] * saturation;
-            }
-        }
+        let mut analysis = Analysis::of(docs, &options);
+        let parts_of = compound_parts(&analysis.words, &analysis.name_words, analysis.terms.len());
+        let merged = Merged::of(&mut analysis, &parts_of);
+        let n_terms = analysis.terms.len();
+        let (offsets, post_docs, post_weights, post_own) = lay_out(
+            &merged,
+            &analysis.doc_len,
+            analysis.has_context,
+            n_terms,
+            &options,
+        );
 
         let mut term_text: Vec<Box<str>> = vec![Box::from(""); n_terms];
-        for (text, &id) in &terms {
+        for (text, &id) in &analysis.terms {
             term_text[id as usize] = text.as_str().into();
         }
         let mut sorted_terms: Vec<u32> = (0..n_terms as u32).collect();
         sorted_terms.sort_unstable_by(|&a, &b| term_text[a as usize].cmp(&term_text[b as usize]));
         Index {
-            terms,
+            terms: analysis.terms,
             term_text,
             sorted_terms,
-            words: cache,
+            words: analysis.words,
             offsets,
             post_docs,
             post_weights,
@@ -660,6 +503,240 @@ fn lookup(
     let term = normalize(piece).map(|term| intern(terms, &term));
     cache.insert(piece.to_string(), Word { term, in_text });
     term
+}
+
+/// Pass 1 of [`Index::with_options`]: every document's (term, weighted count) entries, unmerged,
+/// in one flat array; document d's entries are `entries[starts[d]..starts[d + 1]]`, its name's
+/// come first and end at `name_ends[d]`.
+struct Analysis {
+    terms: FastMap<String, u32>,
+    /// Surface piece -> term id (None for a stop word). Stemming is the expensive step of the
+    /// analysis, and a collection has far fewer distinct words than words.
+    words: FastMap<String, Word>,
+    entries: Vec<(u32, f32)>,
+    starts: Vec<usize>,
+    name_ends: Vec<usize>,
+    doc_len: Vec<f32>,
+    /// Long all-letter name words, candidates for compound splitting, with their term.
+    name_words: FastMap<String, u32>,
+    has_context: bool,
+}
+
+impl Analysis {
+    fn of(docs: &[Document], options: &SearchOptions) -> Analysis {
+        let mut a = Analysis {
+            terms: FastMap::default(),
+            words: FastMap::default(),
+            entries: Vec::new(),
+            starts: Vec::with_capacity(docs.len() + 1),
+            name_ends: Vec::with_capacity(docs.len()),
+            doc_len: Vec::with_capacity(docs.len()),
+            name_words: FastMap::default(),
+            has_context: false,
+        };
+        for doc in docs {
+            a.starts.push(a.entries.len());
+            let mut len = a.field(&doc.name, options.name_weight, true, options);
+            a.name_ends.push(a.entries.len());
+            len += a.field(&doc.text, 1.0, false, options);
+            for tag in &doc.tags {
+                len += a.field(tag, options.tag_weight, false, options);
+            }
+            len += a.context(&doc.context, options.context_weight);
+            a.doc_len.push(len);
+        }
+        a.starts.push(a.entries.len());
+        a
+    }
+
+    /// Enters one field's pieces at `weight` and returns the length they add; a field weighted
+    /// 0 is not indexed.
+    fn field(&mut self, text: &str, weight: f32, is_name: bool, options: &SearchOptions) -> f32 {
+        if weight <= 0.0 {
+            return 0.0;
+        }
+        let mut len = 0.0f32;
+        for_each_piece(text, &mut |piece: &str| {
+            let Some(id) = lookup(piece, !is_name, &mut self.words, &mut self.terms) else {
+                return;
+            };
+            self.entries.push((id, weight));
+            len += weight;
+            if is_name
+                && options.split_compound_names
+                && piece.len() >= MIN_COMPOUND_LEN
+                && is_ascii_word(piece)
+                && !self.name_words.contains_key(piece)
+            {
+                self.name_words.insert(piece.to_string(), id);
+            }
+        });
+        len
+    }
+
+    /// Context words count towards the same terms as text words, at their weight, but are
+    /// entered negated so that the merge can tell whether the document's own fields hold a
+    /// term (what [`Index::matched_words`] reports) or only its context.
+    fn context(&mut self, context: &str, weight: f32) -> f32 {
+        if weight <= 0.0 {
+            return 0.0;
+        }
+        let mut len = 0.0f32;
+        for_each_piece(context, &mut |piece: &str| {
+            if let Some(id) = lookup(piece, true, &mut self.words, &mut self.terms) {
+                self.entries.push((id, -weight));
+                len += weight;
+                self.has_context = true;
+            }
+        });
+        len
+    }
+}
+
+/// Pass 1b: run-together name words, segmented against the words of the texts and tags, as term
+/// of the whole word -> terms of its parts. A name word that also occurs in a text is a word in
+/// its own right ("broadway", "performance") and is left alone.
+fn compound_parts(
+    words: &FastMap<String, Word>,
+    name_words: &FastMap<String, u32>,
+    n_terms: usize,
+) -> Vec<Vec<u32>> {
+    let mut parts_of: Vec<Vec<u32>> = vec![Vec::new(); n_terms];
+    if name_words.is_empty() {
+        return parts_of;
+    }
+    let vocab: FastMap<&str, u32> = words
+        .iter()
+        .filter(|(word, w)| w.in_text && word.len() >= MIN_COMPOUND_PART && is_ascii_word(word))
+        .filter_map(|(word, w)| w.term.map(|id| (word.as_str(), id)))
+        .collect();
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    for (word, &id) in name_words {
+        if parts_of[id as usize].is_empty()
+            && !vocab.contains_key(word.as_str())
+            && segment(word, &vocab, &mut parts)
+        {
+            parts_of[id as usize] = parts
+                .iter()
+                .filter_map(|&(s, e)| vocab.get(&word[s..e]).copied())
+                .collect();
+        }
+    }
+    parts_of
+}
+
+/// Pass 2: each document's terms with compound parts added and duplicates merged, as (term,
+/// weighted count, whether the document's own fields hold it); `df` counts documents per term.
+struct Merged {
+    merged: Vec<(u32, f32, bool)>,
+    starts: Vec<usize>,
+    df: Vec<u32>,
+}
+
+impl Merged {
+    /// Consumes pass 1's entries; adds the compound parts' weight to `doc_len`.
+    fn of(a: &mut Analysis, parts_of: &[Vec<u32>]) -> Merged {
+        let n_docs = a.doc_len.len();
+        let entries = std::mem::take(&mut a.entries);
+        let mut m = Merged {
+            merged: Vec::with_capacity(entries.len()),
+            starts: Vec::with_capacity(n_docs + 1),
+            df: vec![0u32; a.terms.len()],
+        };
+        let mut scratch: Vec<(u32, f32)> = Vec::new();
+        for d in 0..n_docs {
+            scratch.clear();
+            scratch.extend_from_slice(&entries[a.starts[d]..a.starts[d + 1]]);
+            for &(id, _) in &entries[a.starts[d]..a.name_ends[d]] {
+                for &part in &parts_of[id as usize] {
+                    scratch.push((part, COMPOUND_PART_WEIGHT));
+                    a.doc_len[d] += COMPOUND_PART_WEIGHT;
+                }
+            }
+            scratch.sort_unstable_by_key(|&(id, _)| id);
+            m.push_document(&scratch);
+        }
+        m.starts.push(m.merged.len());
+        m
+    }
+
+    /// Appends one document's sorted entries, merging runs of the same term.
+    fn push_document(&mut self, sorted: &[(u32, f32)]) {
+        let doc_start = self.merged.len();
+        self.starts.push(doc_start);
+        for &(id, tf) in sorted {
+            let in_doc = self.merged.len() > doc_start;
+            // Context entries are negated (pass 1).
+            let own = tf > 0.0;
+            match self.merged.last_mut() {
+                Some(last) if in_doc && last.0 == id => {
+                    last.1 += tf.abs();
+                    last.2 |= own;
+                }
+                _ => {
+                    self.merged.push((id, tf.abs(), own));
+                    self.df[id as usize] += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Pass 3: the postings laid out term by term (CSR) with their finished weights: offsets,
+/// documents, weights, and (only when some document has context) whether each is the document's
+/// own.
+fn lay_out(
+    m: &Merged,
+    doc_len: &[f32],
+    has_context: bool,
+    n_terms: usize,
+    options: &SearchOptions,
+) -> (Vec<u32>, Vec<u32>, Vec<f32>, Vec<bool>) {
+    let mut offsets = vec![0u32; n_terms + 1];
+    for t in 0..n_terms {
+        offsets[t + 1] = offsets[t] + m.df[t];
+    }
+    let total = m.merged.len();
+    let mut post_docs = vec![0u32; total];
+    let mut post_weights = vec![0f32; total];
+    let mut post_own = if has_context {
+        vec![true; total]
+    } else {
+        Vec::new()
+    };
+    let mut cursor: Vec<u32> = offsets[..n_terms].to_vec();
+    let n = doc_len.len() as f32;
+    let avg_len = doc_len.iter().sum::<f32>() / n.max(1.0);
+    let avg_len = if avg_len > 0.0 { avg_len } else { 1.0 };
+    let idf: Vec<f32> =
+        m.df.iter()
+            .map(|&df| {
+                let df = df as f32;
+                (1.0 + (n - df + 0.5) / (df + 0.5))
+                    .ln()
+                    .powf(options.idf_power)
+            })
+            .collect();
+    let (k1, b) = (options.k1, options.b);
+    // Documents are visited in order, so every posting list comes out sorted by document.
+    for (d, &len) in doc_len.iter().enumerate() {
+        let norm = k1 * (1.0 - b + b * len / avg_len);
+        for &(id, tf, own) in &m.merged[m.starts[d]..m.starts[d + 1]] {
+            let slot = cursor[id as usize] as usize;
+            cursor[id as usize] += 1;
+            post_docs[slot] = d as u32;
+            if let Some(flag) = post_own.get_mut(slot) {
+                *flag = own;
+            }
+            let saturation = if k1 == 0.0 {
+                1.0
+            } else {
+                tf * (k1 + 1.0) / (tf + norm)
+            };
+            post_weights[slot] = idf[id as usize] * saturation;
+        }
+    }
+    (offsets, post_docs, post_weights, post_own)
 }
 
 /// The id of `term`, adding it to the vocabulary when new.

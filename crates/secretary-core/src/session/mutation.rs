@@ -674,70 +674,12 @@ impl MutationState {
                     }
                     _ => return Err("pushes an unexpected value".into()),
                 };
-                if self.requests.is_none() {
-                    if let Some(what) = self.requests_odd.filter(|w| *w != "null") {
-                        return Err(format!("pushes onto `requests` which is {what}"));
-                    }
-                }
-                let list = self.requests.get_or_insert_with(Vec::new);
-                self.requests_odd = None;
-                let old_len = list.len();
-                if let Some(len) = truncate {
-                    if len > list.len() + MAX_GAP {
-                        return Err(format!("truncates `requests` to {len}, far past its end"));
-                    }
-                    if len < list.len() {
-                        list.truncate(len);
-                    } else {
-                        list.resize_with(len, || ReqRecord::with_shape(Shape::Hole));
-                    }
-                }
-                let start = list.len();
-                list.extend(items);
-                list.truncate(list.len().min(super::MAX_REQUESTS.max(start)));
-                let detail = self.detail;
-                if let Some(list) = self.requests.as_mut() {
-                    for (position, rec) in list.iter_mut().enumerate().skip(start) {
-                        if !detail.wants(position) {
-                            rec.response = None;
-                        }
-                    }
-                }
-                // Only the slots from the first replaced or added one changed: an append to a
-                // long log must cost the new requests, not every request of the dialog.
-                let end = self.requests.as_ref().map_or(0, Vec::len);
-                for position in truncate.map_or(old_len, |len| len.min(old_len))..end {
-                    self.mark(position);
-                }
+                self.push_requests(items, truncate)?;
                 Ok(true)
             }
             (Target::ReqField(n, ReqField::Response), Payload::Response(got)) => {
                 let rec = self.request_mut(n)?;
-                let items = match got {
-                    Got::Val(items) => items,
-                    Got::Null => Vec::new(),
-                    Got::Wrong(what) => return Err(format!("pushes {what}, not an array")),
-                };
-                let list = match &mut rec.response {
-                    Some(Got::Val(list)) => list,
-                    Some(Got::Wrong(what)) => {
-                        return Err(format!("pushes onto a response that is {what}"))
-                    }
-                    slot => {
-                        *slot = Some(Got::Val(Vec::new()));
-                        match slot {
-                            Some(Got::Val(list)) => list,
-                            _ => return Err("response could not be created".into()),
-                        }
-                    }
-                };
-                if let Some(len) = truncate {
-                    if len > list.len() + MAX_GAP {
-                        return Err("truncates the response far past its end".into());
-                    }
-                    list.resize(len, RespPart::Other);
-                }
-                list.extend(items);
+                push_onto(&mut rec.response, got, truncate, RespPart::Other, &RESPONSE)?;
                 Ok(false)
             }
             (Target::ReqSub(n, Sub::MsgParts), Payload::Parts(got)) => {
@@ -748,31 +690,7 @@ impl MutationState {
                         n + 1
                     ));
                 };
-                let items = match got {
-                    Got::Val(items) => items,
-                    Got::Null => Vec::new(),
-                    Got::Wrong(what) => return Err(format!("pushes {what}, not an array")),
-                };
-                let list = match parts {
-                    Some(Got::Val(list)) => list,
-                    Some(Got::Wrong(what)) => {
-                        return Err(format!("pushes onto message parts that are {what}"))
-                    }
-                    slot => {
-                        *slot = Some(Got::Val(Vec::new()));
-                        match slot {
-                            Some(Got::Val(list)) => list,
-                            _ => return Err("parts could not be created".into()),
-                        }
-                    }
-                };
-                if let Some(len) = truncate {
-                    if len > list.len() + MAX_GAP {
-                        return Err("truncates the message parts far past their end".into());
-                    }
-                    list.resize(len, None);
-                }
-                list.extend(items);
+                push_onto(parts, got, truncate, None, &MESSAGE_PARTS)?;
                 self.mark(n);
                 Ok(true)
             }
@@ -796,6 +714,49 @@ impl MutationState {
             )),
             (target, _) => Err(format!("cannot push onto {target:?}")),
         }
+    }
+
+    /// Pushes requests (after truncating or padding the list to `truncate`), keeping at most
+    /// [`super::MAX_REQUESTS`] and the responses only of the requests `detail` wants.
+    fn push_requests(
+        &mut self,
+        items: Vec<ReqRecord>,
+        truncate: Option<usize>,
+    ) -> Result<(), String> {
+        if self.requests.is_none() {
+            if let Some(what) = self.requests_odd.filter(|w| *w != "null") {
+                return Err(format!("pushes onto `requests` which is {what}"));
+            }
+        }
+        let list = self.requests.get_or_insert_with(Vec::new);
+        self.requests_odd = None;
+        let old_len = list.len();
+        if let Some(len) = truncate {
+            if len > list.len() + MAX_GAP {
+                return Err(format!("truncates `requests` to {len}, far past its end"));
+            }
+            if len < list.len() {
+                list.truncate(len);
+            } else {
+                list.resize_with(len, || ReqRecord::with_shape(Shape::Hole));
+            }
+        }
+        let start = list.len();
+        list.extend(items);
+        list.truncate(list.len().min(super::MAX_REQUESTS.max(start)));
+        let detail = self.detail;
+        for (position, rec) in list.iter_mut().enumerate().skip(start) {
+            if !detail.wants(position) {
+                rec.response = None;
+            }
+        }
+        // Only the slots from the first replaced or added one changed: an append to a long log
+        // must cost the new requests, not every request of the dialog.
+        let end = list.len();
+        for position in truncate.map_or(old_len, |len| len.min(old_len))..end {
+            self.mark(position);
+        }
+        Ok(())
     }
 
     fn apply_delete(&mut self, target: Target) -> Result<bool, String> {
@@ -949,6 +910,63 @@ impl MutationState {
         }
         changed
     }
+}
+/// How a push's errors name the list it pushes onto.
+struct ListName {
+    /// "pushes onto {onto} {what}".
+    onto: &'static str,
+    /// Why a missing list could not be made (it always can).
+    created: &'static str,
+    /// "truncates {past_end}".
+    past_end: &'static str,
+}
+
+const RESPONSE: ListName = ListName {
+    onto: "a response that is",
+    created: "response could not be created",
+    past_end: "the response far past its end",
+};
+
+const MESSAGE_PARTS: ListName = ListName {
+    onto: "message parts that are",
+    created: "parts could not be created",
+    past_end: "the message parts far past their end",
+};
+
+/// The push of a `.jsonl` log onto a list inside a request (its response, its message's
+/// parts): the list is made when missing or null, truncated or padded with `fill` to
+/// `truncate` first (a gap past [`MAX_GAP`] is refused), then extended with the pushed items.
+fn push_onto<T: Clone>(
+    slot: &mut Option<Got<Vec<T>>>,
+    got: Got<Vec<T>>,
+    truncate: Option<usize>,
+    fill: T,
+    name: &ListName,
+) -> Result<(), String> {
+    let items = match got {
+        Got::Val(items) => items,
+        Got::Null => Vec::new(),
+        Got::Wrong(what) => return Err(format!("pushes {what}, not an array")),
+    };
+    let list = match slot {
+        Some(Got::Val(list)) => list,
+        Some(Got::Wrong(what)) => return Err(format!("pushes onto {} {what}", name.onto)),
+        slot => {
+            *slot = Some(Got::Val(Vec::new()));
+            match slot {
+                Some(Got::Val(list)) => list,
+                _ => return Err(name.created.into()),
+            }
+        }
+    };
+    if let Some(len) = truncate {
+        if len > list.len() + MAX_GAP {
+            return Err(format!("truncates {}", name.past_end));
+        }
+        list.resize(len, fill);
+    }
+    list.extend(items);
+    Ok(())
 }
 
 /// Whether building this request may add notes even though its shape and message look fine.
