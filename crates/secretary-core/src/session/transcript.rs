@@ -326,9 +326,7 @@ impl TranscriptState {
                 let index = i + 1;
                 let text = match &req.text {
                     // Older Copilot agents appended a `<current_datetime>` block to the text.
-                    Some(Got::Val(text)) => {
-                        super::agents::copilot_cli::strip_injected(text).to_string()
-                    }
+                    Some(Got::Val(text)) => strip_injected(text).to_string(),
                     Some(Got::Wrong(what)) => {
                         notes.push(format!(
                             "request {index}'s content is {what}, not text; its text is empty"
@@ -410,6 +408,19 @@ impl LineSink for TranscriptState {
     fn details_of(&self, position: usize) -> Option<(String, usize)> {
         TranscriptState::details_of(self, position)
     }
+}
+
+/// The person's text without the `<current_datetime>` block older Copilot agents (the Copilot
+/// CLI among them) appended to it. It lives here, below both readers of the agent's event
+/// schema (`agents/copilot_cli.rs` builds on this module, never the other way round).
+pub(crate) fn strip_injected(text: &str) -> &str {
+    let trimmed = text.trim_end();
+    if trimmed.ends_with("</current_datetime>") {
+        if let Some(start) = trimmed.rfind("<current_datetime>") {
+            return trimmed[..start].trim_end();
+        }
+    }
+    text
 }
 
 /// A fresh dialog for a transcript.

@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 
 use super::super::lines::LineSink;
 use super::super::model::{Dialog, SessionFormat};
-use super::super::transcript::TranscriptState;
+use super::super::transcript::{new_dialog, strip_injected, TranscriptState};
 use super::raw_str;
 use crate::text::preview;
 
@@ -36,17 +36,6 @@ struct StartData<'a> {
 struct Context<'a> {
     #[serde(borrow, default)]
     cwd: Option<&'a RawValue>,
-}
-
-/// The person's text without the `<current_datetime>` block the CLI appended to it.
-pub(crate) fn strip_injected(text: &str) -> &str {
-    let trimmed = text.trim_end();
-    if trimmed.ends_with("</current_datetime>") {
-        if let Some(start) = trimmed.rfind("<current_datetime>") {
-            return trimmed[..start].trim_end();
-        }
-    }
-    text
 }
 
 /// The `cwd:` of a Copilot CLI `workspace.yaml` (a flat map of scalars; quoted or plain).
@@ -117,7 +106,7 @@ impl CopilotCliState {
         file_name: &str,
         extra_diags: Vec<String>,
     ) -> bool {
-        let mut fresh = super::super::transcript::new_dialog();
+        let mut fresh = new_dialog();
         self.inner
             .refresh_dialog(&mut fresh, file_name, extra_diags);
         let retitle =
