@@ -25,7 +25,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, raw_true, Common, Turn};
+use super::{parse_line, raw_str, raw_time, raw_true, Common};
 
 #[derive(Deserialize)]
 struct Line<'a> {
@@ -262,22 +262,13 @@ impl ClaudeState {
             return Err("no line `type`".into());
         };
         let c = &mut self.common;
-        c.events += 1;
         let ts = raw_time(line.timestamp);
-        let mut changed = c.seen_at(ts);
-        if c.session_id.is_none() {
-            if let Some(id) = raw_str(line.session_id) {
-                c.session_id = Some(id);
-                changed = true;
-            }
-        }
+        let mut changed = c.line_at(ts);
+        changed |= c.first_session_id(line.session_id);
         // The folder the session was started in: the first `cwd` (later lines follow the shell's
         // `cd`s, which do not move the session to another project).
-        if c.folder.is_none() && !raw_true(line.is_sidechain) {
-            if let Some(cwd) = raw_str(line.cwd) {
-                c.folder = Some(cwd);
-                changed = true;
-            }
+        if !raw_true(line.is_sidechain) {
+            changed |= c.first_folder(line.cwd);
         }
         match kind.as_str() {
             "user" => changed |= self.user(&line, ts),
@@ -316,14 +307,7 @@ impl ClaudeState {
     }
 
     fn push(&mut self, text: String, id: Option<String>, ts: Option<i64>) -> bool {
-        let model = self.common.model.clone();
-        self.common.turns.push(Turn {
-            id,
-            text,
-            timestamp: ts,
-            model,
-            ..Default::default()
-        });
+        self.common.push_turn(id, text, ts);
         true
     }
 

@@ -19,11 +19,9 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{raw_str, raw_time, whole_json_text, Common, Turn};
+use super::{raw_str, raw_time, whole_json_text, Common};
 use crate::session::model::{Dialog, SessionFormat};
-use crate::session::record::{
-    empty_dialog, file_stem, fill_dialog_fields, push_capped, Got, HeaderRec,
-};
+use crate::session::record::{file_stem, push_capped, Got, HeaderRec};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
 /// Which of the three extensions wrote a task.
@@ -210,13 +208,7 @@ impl TaskState {
         if c.turns.len() >= MAX_REQUESTS {
             return;
         }
-        let model = c.model.clone();
-        c.turns.push(Turn {
-            text,
-            timestamp: ts,
-            model,
-            ..Default::default()
-        });
+        c.push_turn(None, text, ts);
     }
 
     fn apply(&mut self, raw: &RawValue) {
@@ -225,9 +217,8 @@ impl TaskState {
             return;
         };
         let c = &mut self.common;
-        c.events += 1;
         let ts = raw_time(message.ts);
-        c.seen_at(ts);
+        c.line_at(ts);
         if c.start.is_none() {
             c.start = ts;
         }
@@ -335,32 +326,15 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<TaskState, Se
 pub(crate) fn dialog(state: &TaskState, agent: TaskAgent, file_name: &str) -> Dialog {
     let c = &state.common;
     let count = c.turns.len();
-    let mut dialog = empty_dialog(agent.format());
-    dialog.requests = c
-        .turns
-        .iter()
-        .enumerate()
-        .map(|(i, turn)| crate::session::model::Request {
-            index: i + 1,
-            request_id: None,
-            text: turn.text.clone(),
-            timestamp: turn.timestamp,
-            model_id: turn.model.clone(),
-            agent_id: None,
-            status: super::turn_status(turn, i + 1 == count),
-        })
-        .collect();
     let header = HeaderRec {
         session_id: Some(Got::Val(task_id(file_name))),
         creation_date: c.start.map(Got::Val),
         last_message_date: c.last_event.map(Got::Val),
         ..Default::default()
     };
-    let mut notes = Vec::new();
-    fill_dialog_fields(&mut dialog, file_name, &header, &mut notes);
+    let mut dialog = super::dialog_of(agent.format(), &c.turns, &header, file_name, Vec::new());
     dialog.folder = c.folder.clone();
-    let mut diagnostics = Vec::new();
-    push_capped(&mut diagnostics, &notes);
+    let mut diagnostics = std::mem::take(&mut dialog.diagnostics);
     if state.odd > 0 {
         let n = state.odd;
         let what = if n == 1 { "element" } else { "elements" };

@@ -174,8 +174,7 @@ impl CodexState {
             }
             return Err("no line `type`".into());
         };
-        self.common.events += 1;
-        let mut changed = self.common.seen_at(ts);
+        let mut changed = self.common.line_at(ts);
         let payload = match line.payload {
             Some(raw) => Some(
                 serde_json::from_str::<Payload>(raw.get())
@@ -236,13 +235,7 @@ impl CodexState {
                 if text.trim().is_empty() {
                     return false;
                 }
-                let model = self.common.model.clone();
-                self.common.turns.push(Turn {
-                    text,
-                    timestamp: ts,
-                    model,
-                    ..Default::default()
-                });
+                self.common.push_turn(None, text, ts);
                 true
             }
             Some("agent_message") => {

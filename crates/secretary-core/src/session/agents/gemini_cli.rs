@@ -15,7 +15,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, Common, Turn};
+use super::{parse_line, raw_str, raw_time, Common};
 
 #[derive(Deserialize)]
 struct Line<'a> {
@@ -136,14 +136,7 @@ impl GeminiState {
         match raw_str(line.kind).as_deref() {
             Some("user") => {
                 if let Some(text) = person_text(line.content) {
-                    let model = c.model.clone();
-                    c.turns.push(Turn {
-                        id: raw_str(line.id),
-                        text,
-                        timestamp: ts,
-                        model,
-                        ..Default::default()
-                    });
+                    c.push_turn(raw_str(line.id), text, ts);
                     changed = true;
                 }
             }

@@ -229,6 +229,33 @@ impl Common {
         }
     }
 
+    /// Counts a readable line and notes its time; `true` when it moved the last activity.
+    pub(crate) fn line_at(&mut self, ts: Option<i64>) -> bool {
+        self.events += 1;
+        self.seen_at(ts)
+    }
+
+    /// Takes the session id from the first line that names one; `true` when it did.
+    pub(crate) fn first_session_id(&mut self, raw: Option<&RawValue>) -> bool {
+        first(&mut self.session_id, raw)
+    }
+
+    /// Takes the folder from the first line that names one; `true` when it did.
+    pub(crate) fn first_folder(&mut self, raw: Option<&RawValue>) -> bool {
+        first(&mut self.folder, raw)
+    }
+
+    /// A new request the person typed, answered (so far) by the model last named.
+    pub(crate) fn push_turn(&mut self, id: Option<String>, text: String, timestamp: Option<i64>) {
+        self.turns.push(Turn {
+            id,
+            text,
+            timestamp,
+            model: self.model.clone(),
+            ..Default::default()
+        });
+    }
+
     /// Notes a line's time; `true` when it moved the last activity.
     pub(crate) fn seen_at(&mut self, ts: Option<i64>) -> bool {
         match ts {
@@ -337,8 +364,35 @@ fn build(
     file_name: &str,
     extra_diags: Vec<String>,
 ) -> Dialog {
+    let header = HeaderRec {
+        session_id: common.session_id.clone().map(Got::Val),
+        creation_date: common.start.map(Got::Val),
+        last_message_date: common.last_event.map(Got::Val),
+        custom_title: common.title.clone().map(Got::Val),
+        ..Default::default()
+    };
+    let mut dialog = dialog_of(agent.format(), turns, &header, file_name, extra_diags);
+    dialog.folder = common.folder.clone();
+    push_capped(
+        &mut dialog.diagnostics,
+        &common.unknown_notes("line", "type"),
+    );
+    dialog
+}
+
+/// The dialog of an agent's turns: its requests (numbered from 1, each one's status from what
+/// followed it), the header's fields (`fill_dialog_fields`), and the diagnostics, `leading`
+/// first, then what the header lacked. Every reader's dialog is built here; each adds its
+/// folder and its own notes.
+pub(crate) fn dialog_of(
+    format: SessionFormat,
+    turns: &[Turn],
+    header: &HeaderRec,
+    file_name: &str,
+    leading: Vec<String>,
+) -> Dialog {
     let count = turns.len();
-    let mut dialog = empty_dialog(agent.format());
+    let mut dialog = empty_dialog(format);
     dialog.requests = turns
         .iter()
         .enumerate()
@@ -352,21 +406,21 @@ fn build(
             status: turn_status(turn, i + 1 == count),
         })
         .collect();
-    let header = HeaderRec {
-        session_id: common.session_id.clone().map(Got::Val),
-        creation_date: common.start.map(Got::Val),
-        last_message_date: common.last_event.map(Got::Val),
-        custom_title: common.title.clone().map(Got::Val),
-        ..Default::default()
-    };
     let mut notes = Vec::new();
-    fill_dialog_fields(&mut dialog, file_name, &header, &mut notes);
-    dialog.folder = common.folder.clone();
-    let mut diagnostics = extra_diags;
+    fill_dialog_fields(&mut dialog, file_name, header, &mut notes);
+    let mut diagnostics = leading;
     push_capped(&mut diagnostics, &notes);
-    push_capped(&mut diagnostics, &common.unknown_notes("line", "type"));
     dialog.diagnostics = diagnostics;
     dialog
+}
+
+/// Sets `slot` from `raw` (a JSON string) when it is still empty; `true` when it did.
+fn first(slot: &mut Option<String>, raw: Option<&RawValue>) -> bool {
+    if slot.is_some() {
+        return false;
+    }
+    *slot = raw_str(raw);
+    slot.is_some()
 }
 
 /// The text of a whole-file agent session (Cline's task, Continue's session): UTF-8 without a

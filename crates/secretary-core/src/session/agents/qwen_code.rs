@@ -10,7 +10,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, Common, Turn};
+use super::{parse_line, raw_str, raw_time, Common};
 
 #[derive(Deserialize)]
 struct Line<'a> {
@@ -79,29 +79,15 @@ impl QwenState {
             return Err("no line `type`".into());
         };
         let c = &mut self.common;
-        c.events += 1;
         let ts = raw_time(line.timestamp);
-        let mut changed = c.seen_at(ts);
-        if c.session_id.is_none() {
-            c.session_id = raw_str(line.session_id);
-            changed |= c.session_id.is_some();
-        }
-        if c.folder.is_none() {
-            c.folder = raw_str(line.cwd);
-            changed |= c.folder.is_some();
-        }
+        let mut changed = c.line_at(ts);
+        changed |= c.first_session_id(line.session_id);
+        changed |= c.first_folder(line.cwd);
         match kind.as_str() {
             "user" => {
                 let typed = raw_str(line.provenance).is_none_or(|p| p == "real_user");
                 if let Some(text) = message_text(line.message).filter(|_| typed) {
-                    let model = c.model.clone();
-                    c.turns.push(Turn {
-                        id: raw_str(line.uuid),
-                        text,
-                        timestamp: ts,
-                        model,
-                        ..Default::default()
-                    });
+                    c.push_turn(raw_str(line.uuid), text, ts);
                     changed = true;
                 }
             }
