@@ -339,6 +339,12 @@ pub(crate) fn catalog<'a>(
     })
 }
 
+/// The `limit` of the ranked searches (`search_requests`, `tool_find`): 10 results unless asked,
+/// at most 50 (their argument schemas say the same range).
+pub(crate) fn search_limit(given: Option<u32>) -> Result<usize, ToolResult> {
+    limit(given, 10, 50)
+}
+
 /// A `limit` argument: absent means `default`, 0 is refused, anything above `max` is capped.
 pub(crate) fn limit(given: Option<u32>, default: usize, max: usize) -> Result<usize, ToolResult> {
     match given {

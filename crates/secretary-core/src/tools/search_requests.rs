@@ -4,12 +4,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, limit, request_time, sessions};
+use super::{errors, search_limit, request_time, sessions};
 use crate::history::{HistoryCache, RequestIndex};
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
-const DEFAULT_LIMIT: usize = 10;
-const MAX_LIMIT: usize = 50;
 /// Characters of request text shown around the first match.
 const SNIPPET_CHARS: usize = 160;
 
@@ -74,7 +72,7 @@ fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     if query.is_empty() {
         return Err(ToolResult::error("Query must not be empty"));
     }
-    let limit = limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT)?;
+    let limit = search_limit(args.limit)?;
     let session = args
         .session_id
         .as_deref()

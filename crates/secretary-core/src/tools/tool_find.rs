@@ -5,12 +5,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{catalog, limit};
+use super::{catalog, search_limit};
 use crate::tool::catalog::short_description;
 use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
-const DEFAULT_LIMIT: usize = 10;
-const MAX_LIMIT: usize = 50;
 const SHORT_CHARS: usize = 160;
 
 /// Arguments of `tool_find`.
@@ -58,7 +56,7 @@ fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     if query.is_empty() {
         return Err(ToolResult::error("Query must not be empty: describe what the tool should do"));
     }
-    let limit = limit(args.limit, DEFAULT_LIMIT, MAX_LIMIT)?;
+    let limit = search_limit(args.limit)?;
     let tools: Vec<Value> = catalog
         .search(query, limit)
         .into_iter()
