@@ -3,23 +3,15 @@
 //! lock around every read-modify-write of shared state. (The hosts' side, over real processes,
 //! is `extension/test/unit/hostile.test.ts`.)
 
+#[path = "common/mutation_log.rs"]
+mod mutation_log;
+
+use mutation_log::{initial, lines, req};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::invoke;
 use secretary_core::session::parse;
 use secretary_core::tool::ToolContext;
-use serde_json::{json, Value};
-
-fn lines(entries: &[Value]) -> String {
-    entries.iter().map(|e| format!("{e}\n")).collect()
-}
-
-fn initial(requests: Vec<Value>) -> Value {
-    json!({"kind": 0, "v": {"version": 3, "creationDate": 100, "sessionId": "log-1", "requests": requests}})
-}
-
-fn req(text: &str) -> Value {
-    json!({"requestId": text, "timestamp": 1000, "message": {"text": text, "parts": []}})
-}
+use serde_json::json;
 
 #[test]
 fn a_set_or_delete_past_the_end_of_requests_invents_no_requests() {

@@ -3,20 +3,12 @@
 //! requests after it), and the cap on requests that keeps the wasm instance's memory bounded. (The
 //! hosts' side, over real processes, is `extension/test/unit/hostile3.test.ts`.)
 
+#[path = "common/mutation_log.rs"]
+mod mutation_log;
+
+use mutation_log::{initial, lines, req};
 use secretary_core::session::{parse, parse_with_visitors, FileMeta, SessionStore, MAX_REQUESTS};
-use serde_json::{json, Value};
-
-fn lines(entries: &[Value]) -> String {
-    entries.iter().map(|e| format!("{e}\n")).collect()
-}
-
-fn initial(requests: Vec<Value>) -> Value {
-    json!({"kind": 0, "v": {"version": 3, "creationDate": 100, "sessionId": "log-1", "requests": requests}})
-}
-
-fn req(text: &str) -> Value {
-    json!({"requestId": text, "timestamp": 1000, "message": {"text": text, "parts": []}})
-}
+use serde_json::json;
 
 fn push(text: &str) -> String {
     format!(
