@@ -439,17 +439,28 @@ pub fn get_docs(
         Some(n) => (n as usize).min(MAX_CHARS),
         None => DEFAULT_MAX_CHARS,
     };
-    let query = query.map(str::trim).filter(|q| !q.is_empty());
+    let wanted = Wanted {
+        query: query.map(str::trim).filter(|q| !q.is_empty()),
+        max_chars,
+    };
     let id = library_id.trim();
     match local::parse_id(id) {
         Id::Invalid => Err(invalid_id(host, id)),
         Id::Local(lid) => {
             let libs = local::discover(host);
             let lib = installed(&libs, &lid, id)?;
-            local_docs(host, lib, query, max_chars)
+            local_docs(host, lib, wanted)
         }
-        Id::Remote(remote) => remote_docs(host, &remote, query, max_chars),
+        Id::Remote(remote) => remote_docs(host, &remote, wanted),
     }
+}
+
+/// What `get_library_docs` was asked for: the sections about `query` (else an overview), in at
+/// most `max_chars` characters.
+#[derive(Debug, Clone, Copy)]
+struct Wanted<'q> {
+    query: Option<&'q str>,
+    max_chars: usize,
 }
 
 /// A malformed `libraryId`: what ids look like, and the local library it may have meant.
@@ -513,12 +524,8 @@ fn installed<'a>(
 }
 
 /// The sections of an installed library's docs that answer `query`, or its first sections.
-fn local_docs(
-    host: &dyn Host,
-    lib: &Library,
-    query: Option<&str>,
-    max_chars: usize,
-) -> Result<DocsAnswer, DocsError> {
+fn local_docs(host: &dyn Host, lib: &Library, wanted: Wanted) -> Result<DocsAnswer, DocsError> {
+    let Wanted { query, max_chars } = wanted;
     let documents = local::documents(host, lib);
     let all: Vec<sections::Section> = documents
         .docs
@@ -583,12 +590,8 @@ fn local_docs(
 }
 
 /// Context7's documentation for a library id that is not local (when the fallback is on).
-fn remote_docs(
-    host: &dyn Host,
-    remote: &str,
-    query: Option<&str>,
-    max_chars: usize,
-) -> Result<DocsAnswer, DocsError> {
+fn remote_docs(host: &dyn Host, remote: &str, wanted: Wanted) -> Result<DocsAnswer, DocsError> {
+    let Wanted { query, max_chars } = wanted;
     let what = format!("{remote} is not a local library");
     let settings = settings(host)?;
     if !settings.enabled {
