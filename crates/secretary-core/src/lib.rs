@@ -24,5 +24,9 @@ pub mod registry;
 pub mod search;
 pub mod session;
 pub mod text;
-pub mod tool;
+pub mod toolkit;
+/// `toolkit`'s name before issue 28, still used by `prompts/` and the wasm facade: remove it when
+/// they name `toolkit` (their owners' change).
+#[doc(hidden)]
+pub use toolkit as tool;
 pub mod tools;

@@ -5,7 +5,7 @@
 use secretary_core::registry::invoke;
 use secretary_core::session::live::{Caller, LiveCopy};
 use secretary_core::session::{FileMeta, SessionStore};
-use secretary_core::tool::ToolContext;
+use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
 
 const WS: &str = "file:///work/app";

@@ -4,8 +4,8 @@
 use secretary_core::git::{format, parse, Filter};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::invoke;
-use secretary_core::tool::catalog::Catalog;
-use secretary_core::tool::ToolContext;
+use secretary_core::toolkit::catalog::Catalog;
+use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
 
 const PORCELAIN: &[u8] =

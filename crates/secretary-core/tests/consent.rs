@@ -2,7 +2,7 @@
 
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::{invoke, language_model_tools, listing, listing_for};
-use secretary_core::tool::{description, ToolContext};
+use secretary_core::toolkit::{description, ToolContext};
 use secretary_core::tools::ALL;
 use serde_json::{json, Value};
 
@@ -186,7 +186,7 @@ fn example_tools_exist_only_when_included() {
 
 #[test]
 fn example_tools_are_not_discoverable_but_callable_when_included() {
-    use secretary_core::tool::catalog::Catalog;
+    use secretary_core::toolkit::catalog::Catalog;
     let catalog = Catalog::new("chat_secretary_", Vec::new(), &[]);
     assert!(!catalog.tools().iter().any(|t| t.name.contains("example_")));
     let host = MemoryHost::new();

@@ -4,7 +4,7 @@
 use secretary_core::content::{self, parse, Item, MAX_CHARS, SETTING};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::invoke;
-use secretary_core::tool::ToolContext;
+use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
 
 fn item(category: &str, patterns: &[&str]) -> Item {

@@ -8,7 +8,7 @@ use secretary_core::registry::copilot_ls::{
     wrap_result, COLLISION_PREFIX, RESERVED_TOOL_NAMES,
 };
 use secretary_core::registry::visible_tools;
-use secretary_core::tool::{ToolResult, ToolSpec};
+use secretary_core::toolkit::{ToolResult, ToolSpec};
 use serde_json::{json, Value};
 
 /// Every tool, example tools included.

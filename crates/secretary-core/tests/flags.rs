@@ -3,7 +3,7 @@
 
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::invoke;
-use secretary_core::tool::ToolContext;
+use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
 
 fn call(host: &MemoryHost, name: &str, args: Value) -> Value {

@@ -10,7 +10,7 @@ use mutation_log::{initial, lines, req};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::invoke;
 use secretary_core::session::parse;
-use secretary_core::tool::ToolContext;
+use secretary_core::toolkit::ToolContext;
 use serde_json::json;
 
 #[test]

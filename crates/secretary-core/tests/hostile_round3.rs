@@ -193,7 +193,7 @@ fn changed_files_answers_are_capped_with_a_count_of_the_rest() {
     use secretary_core::git::{MAX_LISTED_BYTES, MAX_LISTED_FILES};
     use secretary_core::host::MemoryHost;
     use secretary_core::registry::invoke;
-    use secretary_core::tool::ToolContext;
+    use secretary_core::toolkit::ToolContext;
     let host = MemoryHost::new();
     // 100,000 untracked files and one staged change: the staged one is listed first.
     let mut porcelain = b"M  a.rs\0".to_vec();
@@ -247,7 +247,7 @@ fn changed_files_answers_are_capped_with_a_count_of_the_rest() {
 #[test]
 fn a_request_index_past_2_pow_53_is_refused_not_rounded() {
     use secretary_core::registry::invoke;
-    use secretary_core::tool::ToolContext;
+    use secretary_core::toolkit::ToolContext;
     let mut store = SessionStore::new();
     let log = lines(&[initial(vec![req("one")])]);
     store

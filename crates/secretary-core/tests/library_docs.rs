@@ -7,8 +7,8 @@
 use secretary_core::docs::{context7, local, sections};
 use secretary_core::host::{Area, HostError, HostErrorKind, HttpResponse, MemoryHost};
 use secretary_core::registry::invoke;
-use secretary_core::tool::catalog::Catalog;
-use secretary_core::tool::ToolContext;
+use secretary_core::toolkit::catalog::Catalog;
+use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
 
 const REGISTRY: &str = "index.crates.io-1949cf8c6b5b557f";

@@ -4,8 +4,8 @@
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::memory::{MAX_NOTES, MAX_NOTE_BYTES};
 use secretary_core::registry::{invoke, listing, lookup};
-use secretary_core::tool::catalog::Catalog;
-use secretary_core::tool::{description, Lookup, ToolContext};
+use secretary_core::toolkit::catalog::Catalog;
+use secretary_core::toolkit::{description, Lookup, ToolContext};
 use serde_json::{json, Value};
 
 fn call(host: &MemoryHost, args: Value) -> Value {

@@ -3,8 +3,8 @@
 
 use secretary_core::prompts::{self, args_from_words, Followup, PromptOutput};
 use secretary_core::session::{FileMeta, SessionStore};
-use secretary_core::tool::catalog::Catalog;
-use secretary_core::tool::ToolContext;
+use secretary_core::toolkit::catalog::Catalog;
+use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Map, Value};
 
 const WS: &str = "file:///work/app";

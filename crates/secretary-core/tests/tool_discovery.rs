@@ -2,8 +2,8 @@
 //! catalog of the Secretary's own tools and a host's external tools.
 
 use secretary_core::registry::invoke;
-use secretary_core::tool::catalog::{Catalog, CatalogTool};
-use secretary_core::tool::ToolContext;
+use secretary_core::toolkit::catalog::{Catalog, CatalogTool};
+use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
 
 fn external(name: &str, description: &str, source: &str) -> CatalogTool {

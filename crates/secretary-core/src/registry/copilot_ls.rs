@@ -20,7 +20,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::tool::{description, ToolSpec};
+use crate::toolkit::{description, ToolSpec};
 
 /// Names of the language server's own tools (and of the client tools editors register with it),
 /// which the Secretary's tools must never take. The first fifteen are the built-in tools the

@@ -1,7 +1,7 @@
-//! The layer order, checked on the source: `tool/` (what a tool is) must not name the tool list
+//! The layer order, checked on the source: `toolkit/` (what a tool is) must not name the tool list
 //! or the registry above it, and the domain modules (`host`, `flags`, `git`, `memory`, `search`,
 //! `session`...) must not name any tool layer: their errors become `ToolResult`s in
-//! `tool::domain`. A `use` of a higher layer would compile (Rust allows cycles inside a crate),
+//! `toolkit::domain`. A `use` of a higher layer would compile (Rust allows cycles inside a crate),
 //! so only a test can keep the picture in `docs/architecture.md` true.
 
 use std::fs;
@@ -47,8 +47,8 @@ fn mentions(part: &str, forbidden: &[&str]) -> Vec<String> {
 const TOOLS_AND_REGISTRY: &[&str] = &["crate::registry", "crate::tools", "tools::ALL"];
 
 #[test]
-fn the_tool_layer_names_neither_the_tools_nor_the_registry() {
-    let found = mentions("tool", TOOLS_AND_REGISTRY);
+fn the_toolkit_names_neither_the_tools_nor_the_registry() {
+    let found = mentions("toolkit", TOOLS_AND_REGISTRY);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
@@ -82,6 +82,6 @@ fn domain_modules_name_no_tool_layer() {
 /// The check reads what it claims to: a file of the tool layer that names the registry is found.
 #[test]
 fn the_check_finds_a_mention() {
-    let found = mentions("registry/names.rs", TOOLS_AND_REGISTRY);
+    let found = mentions("registry/mcp_names.rs", TOOLS_AND_REGISTRY);
     assert!(!found.is_empty());
 }

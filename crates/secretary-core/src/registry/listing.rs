@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::tool::{description, ToolDef, ToolSpec, VSCODE_PREFIX};
+use crate::toolkit::{description, ToolDef, ToolSpec, VSCODE_PREFIX};
 
 /// One tool as every host sees it.
 pub fn listing_entry(spec: &ToolSpec) -> Value {

@@ -4,31 +4,31 @@
 //! language server's registrations ([`copilot_ls`]). Hosts (VS Code, MCP, the CLI) only ever
 //! see this module and the specs.
 //!
-//! Layer order, bottom up: `tool` (what a tool is) <- `tools` (one file per tool) <- `registry`.
+//! Layer order, bottom up: `toolkit` (what a tool is) <- `tools` (one file per tool) <- `registry`.
 //! Nothing below names this module (test: `layers`).
 
-mod catalog;
 pub mod copilot_ls;
 #[cfg(test)]
 mod layers;
 mod listing;
-mod names;
+mod mcp_names;
+mod own_catalog;
 
 pub use listing::{
     icon, language_model_tools, listing, listing_entry, listing_for, loaded_context_key,
     visible_tools, when_clause, DEFAULT_TOOL_COUNT, EXAMPLE_TOOLS_WHEN, LOADED_CONTEXT_PREFIX,
 };
-pub use names::{host_name, lookup, mcp_prefix, plain_name, DEFAULT_MCP_PREFIX};
+pub use mcp_names::{host_name, lookup, mcp_prefix, plain_name, DEFAULT_MCP_PREFIX};
 
-use crate::tool::ErrorKind;
-use crate::tool::{Lookup, ToolContext, ToolDef, ToolResult};
+use crate::toolkit::ErrorKind;
+use crate::toolkit::{Lookup, ToolContext, ToolDef, ToolResult};
 
 /// Runs a tool by its plain name on raw JSON arguments. Unknown names, renamed names and argument
 /// errors all come back as failed results, never as panics or `Err`, so every host can return
 /// the text as it is.
 pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolResult {
     if let Some(catalog) = ctx.catalog {
-        use crate::tool::catalog::Resolved;
+        use crate::toolkit::catalog::Resolved;
         match catalog.resolve(name) {
             Resolved::Renamed { old, new_name } => {
                 return ToolResult::failure(

@@ -27,7 +27,7 @@
 
 mod agents;
 mod de;
-mod fast;
+mod fast_json;
 mod lines;
 pub mod live;
 mod model;
@@ -321,7 +321,7 @@ fn read_json(
         None => return Err(SessionError::Empty),
     }
     let fast = match path {
-        Path::Fast => fast::read_top(text, detail).ok(),
+        Path::Fast => fast_json::read_top(text, detail).ok(),
         Path::Visitors => None,
     };
     let top = match fast {

@@ -14,7 +14,7 @@
 //! first goes through a byte-level fast path ([`fast`]) that skips those values at scanner speed
 //! and hands anything unusual to the serde visitors below.
 
-mod fast;
+mod fast_line;
 
 use std::fmt;
 
@@ -1129,7 +1129,7 @@ impl LineSink for MutationState {
             None => return Ok(false),
         }
         let fast = match self.path {
-            Path::Fast => fast::read_line(text, self.detail),
+            Path::Fast => fast_line::read_line(text, self.detail),
             Path::Visitors => None,
         };
         let parsed = match fast {

@@ -1,7 +1,7 @@
 //! `delete_feature_flag`: remove a global flag.
 
 use crate::flags::Scope;
-use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 super::flag::flag_args!("Arguments of `delete_feature_flag`.");
 

@@ -1,7 +1,7 @@
 //! `delete_project_flag`: remove this workspace's value of a flag, so the global value applies again.
 
 use crate::flags::Scope;
-use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 super::flag::flag_args!("Arguments of `delete_project_flag`.");
 

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::example_echo;
 use crate::host::{self, Area};
-use crate::tool::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// The literal `example_reset` requires, and why.
 pub const CONSENT: Consent = Consent {

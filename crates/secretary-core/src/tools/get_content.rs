@@ -7,8 +7,8 @@ use serde_json::json;
 
 use crate::content::{self, Retrieved};
 use crate::host;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
-use crate::tool::ErrorKind;
+use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::toolkit::ErrorKind;
 
 /// Arguments of `get_content`: either `expression`, or `category` with an optional `pattern`.
 #[derive(Debug, Deserialize, JsonSchema)]

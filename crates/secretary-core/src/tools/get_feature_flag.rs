@@ -1,7 +1,7 @@
 //! `get_feature_flag`: a global flag's value (project values are not consulted).
 
 use crate::flags::Scope;
-use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 super::flag::flag_args!("Arguments of `get_feature_flag`.");
 

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use crate::docs;
 use crate::host;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolSpec};
 
 /// Arguments of `get_library_docs`.
 #[derive(Debug, Deserialize, JsonSchema)]

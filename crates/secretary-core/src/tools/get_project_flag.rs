@@ -1,7 +1,7 @@
 //! `get_project_flag`: a flag as this workspace sees it: its project value, else the global one.
 
 use crate::flags::Scope;
-use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 super::flag::flag_args!("Arguments of `get_project_flag`.");
 

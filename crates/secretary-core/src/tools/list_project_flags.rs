@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::flags::Scope;
-use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 /// Arguments of `list_project_flags` (none).
 #[derive(Debug, Deserialize, JsonSchema)]

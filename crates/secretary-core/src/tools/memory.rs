@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use crate::host;
 use crate::memory;
-use crate::tool::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
-use crate::tool::ErrorKind;
+use crate::toolkit::{parse_args, schema_for, Consent, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::toolkit::ErrorKind;
 
 /// The literal `delete` requires, and why.
 pub const CONSENT: Consent = Consent {

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use crate::session::live::{self, Caller, DialogFrom, LiveCopy, Refusal};
 use crate::session::{DialogSource, SessionStore, StoredDialog};
-use crate::tool::ErrorKind;
-use crate::tool::{ToolContext, ToolResult};
+use crate::toolkit::ErrorKind;
+use crate::toolkit::{ToolContext, ToolResult};
 
 include!(concat!(env!("OUT_DIR"), "/tools_registry.rs"));
 
@@ -330,7 +330,7 @@ pub(crate) fn request_time(ms: Option<i64>) -> (Value, Value) {
 /// The host's tool catalog, or a failure saying this host has none.
 pub(crate) fn catalog<'a>(
     ctx: &ToolContext<'a>,
-) -> Result<&'a crate::tool::catalog::Catalog, ToolResult> {
+) -> Result<&'a crate::toolkit::catalog::Catalog, ToolResult> {
     ctx.catalog.ok_or_else(|| {
         ToolResult::failure(
             "Tool discovery is not available in this host",

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::{errors, search_limit, request_time, sessions};
 use crate::history::{HistoryCache, RequestIndex};
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// Characters of request text shown around the first match.
 const SNIPPET_CHARS: usize = 160;

@@ -1,7 +1,7 @@
 //! `set_feature_flag`: set a global flag, shared by every workspace.
 
 use crate::flags::Scope;
-use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 super::flag::flag_args!("Arguments of `set_feature_flag`.", with value);
 

@@ -1,7 +1,7 @@
 //! `set_project_flag`: set a flag for this workspace; it overrides the global value of the same name.
 
 use crate::flags::Scope;
-use crate::tool::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
 
 super::flag::flag_args!("Arguments of `set_project_flag`.", with value);
 

@@ -5,8 +5,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::catalog;
-use crate::tool::catalog::short_description;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::toolkit::catalog::short_description;
+use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// `tool_active` takes no arguments.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -8,9 +8,9 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::catalog;
-use crate::tool::catalog::Resolved;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
-use crate::tool::ErrorKind;
+use crate::toolkit::catalog::Resolved;
+use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::toolkit::ErrorKind;
 
 /// Arguments of `tool_call`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -5,9 +5,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::catalog;
-use crate::tool::catalog::Resolved;
-use crate::tool::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
-use crate::tool::ErrorKind;
+use crate::toolkit::catalog::Resolved;
+use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use crate::toolkit::ErrorKind;
 
 /// Arguments of `tool_describe`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::flags::{self, Resolved, Scope};
 use crate::host::{self, Host};
-use crate::tool::{ToolContext, ToolOutcome, ToolResult, ToolSpec};
+use crate::toolkit::{ToolContext, ToolOutcome, ToolResult, ToolSpec};
 
 /// A flag tool's argument type, `Args`, whose schema is described by `$doc` ("Arguments of
 /// `get_feature_flag`."): `name` alone, or `name` and a scalar `value` (the `set` tools).

@@ -1,7 +1,7 @@
-//! The discovery catalog over every tool: the constructors that give `tool::catalog::Catalog`
+//! The discovery catalog over every tool: the constructors that give `toolkit::catalog::Catalog`
 //! the Secretary's own tools (`crate::tools::ALL`), which the catalog's own layer cannot name.
 
-use crate::tool::catalog::{Catalog, CatalogTool};
+use crate::toolkit::catalog::{Catalog, CatalogTool};
 
 impl Default for Catalog {
     fn default() -> Self {
@@ -44,7 +44,7 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::catalog::{CatalogTool, Resolved};
+    use crate::toolkit::catalog::{CatalogTool, Resolved};
 
     fn external(name: &str, description: &str) -> CatalogTool {
         CatalogTool {

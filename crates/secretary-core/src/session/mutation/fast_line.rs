@@ -25,7 +25,7 @@ use super::{
     PayloadSeed, Target,
 };
 use crate::session::de::{Detail, ReqField, L};
-use crate::session::fast::{key, read_top_at, request, requests, result, with_slice};
+use crate::session::fast_json::{key, read_top_at, request, requests, result, with_slice};
 use crate::session::record::{Got, ReqRecord};
 use crate::session::scan::{expect, skip_value, ws, Bail, Scan};
 

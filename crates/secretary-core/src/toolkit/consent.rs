@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::{args::kind_of, ToolResult};
-use crate::tool::ErrorKind;
+use crate::toolkit::ErrorKind;
 
 /// The literal a destructive tool requires, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,14 +13,14 @@ mod consent;
 mod context;
 mod describe;
 mod domain;
-mod names;
 mod result;
 mod spec;
+mod vscode_names;
 
 pub use args::{kind_of, parse_args, schema_for, ArgError};
 pub use consent::{require_literal, Consent};
 pub use context::ToolContext;
 pub use describe::{description, schema_markdown};
-pub use names::{lookup_in, Lookup, LEGACY_VSCODE_PREFIX, VSCODE_PREFIX};
 pub use result::{ErrorKind, ToolResult};
 pub use spec::{Example, ToolDef, ToolOutcome, ToolSpec};
+pub use vscode_names::{lookup_in, Lookup, LEGACY_VSCODE_PREFIX, VSCODE_PREFIX};

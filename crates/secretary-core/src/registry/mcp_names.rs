@@ -1,7 +1,7 @@
 //! Tool names across hosts, over every tool: [`lookup`] by plain or VS Code name (the rules are
-//! `tool::lookup_in`'s), and MCP names, where hosts add a configurable prefix (`MCP_TOOL_PREFIX`).
+//! `toolkit::lookup_in`'s), and MCP names, where hosts add a configurable prefix (`MCP_TOOL_PREFIX`).
 
-use crate::tool::{lookup_in, Lookup};
+use crate::toolkit::{lookup_in, Lookup};
 
 /// Finds a tool by its plain or VS Code name; recognises legacy names as renames.
 pub fn lookup(name: &str) -> Lookup {
