@@ -702,53 +702,9 @@ pub struct Documents {
 /// named in [`Documents::too_large`]; smaller files after it are still read.
 pub fn documents(host: &dyn Host, lib: &Library) -> Documents {
     let area = lib.area();
-    let mut files: Vec<String> = Vec::new();
-    match lib.source {
-        Source::Pypi => {
-            let text = read_text(host, area, &join(&lib.dir, "METADATA")).unwrap_or_default();
-            let meta = python_metadata(&text);
-            if meta.description.is_empty() {
-                return Documents::default();
-            }
-            let file = format!(
-                "{}/METADATA",
-                lib.dir.rsplit('/').next().unwrap_or(&lib.dir)
-            );
-            return Documents {
-                docs: vec![Document {
-                    file,
-                    text: meta.description,
-                }],
-                too_large: Vec::new(),
-            };
-        }
-        Source::Npm | Source::Crates => {
-            let top = host.list(area, &lib.dir, false).unwrap_or_default();
-            if lib.source == Source::Crates {
-                if let Some(path) = crate_manifest(host, lib).readme {
-                    let path = path.trim_start_matches("./").to_string();
-                    if crate::host::check_rel_path(&path, false).is_ok() && !files.contains(&path) {
-                        files.push(path);
-                    }
-                }
-            }
-            if let Some(readme) = readme(&top) {
-                if !files.iter().any(|f| f.eq_ignore_ascii_case(&readme)) {
-                    files.push(readme);
-                }
-            }
-            if lib.source == Source::Npm {
-                let mut docs: Vec<String> = host
-                    .list(area, &join(&lib.dir, "docs"), true)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|f| is_markdown(f))
-                    .map(|f| format!("docs/{f}"))
-                    .collect();
-                docs.sort();
-                files.extend(docs);
-            }
-        }
+    let files = match lib.source {
+        Source::Pypi => return python_documents(host, lib),
+        Source::Npm | Source::Crates => package_doc_files(host, lib),
         Source::Bundled => {
             let mut all: Vec<String> = host
                 .list(area, &lib.dir, true)
@@ -763,9 +719,9 @@ pub fn documents(host: &dyn Host, lib: &Library) -> Documents {
                     f.clone(),
                 )
             });
-            files = all;
+            all
         }
-    }
+    };
     let mut out = Documents::default();
     let mut bytes = 0usize;
     for file in files.into_iter().take(MAX_DOCUMENTS) {
@@ -792,6 +748,59 @@ pub fn documents(host: &dyn Host, lib: &Library) -> Documents {
         });
     }
     out
+}
+
+/// A Python package's one document: the long description of its `METADATA`.
+fn python_documents(host: &dyn Host, lib: &Library) -> Documents {
+    let text = read_text(host, lib.area(), &join(&lib.dir, "METADATA")).unwrap_or_default();
+    let meta = python_metadata(&text);
+    if meta.description.is_empty() {
+        return Documents::default();
+    }
+    let file = format!(
+        "{}/METADATA",
+        lib.dir.rsplit('/').next().unwrap_or(&lib.dir)
+    );
+    Documents {
+        docs: vec![Document {
+            file,
+            text: meta.description,
+        }],
+        too_large: Vec::new(),
+    }
+}
+
+/// The doc files of an npm package or a crate, in reading order: the README its `Cargo.toml`
+/// names (crates), the folder's README, then an npm package's `docs/**/*.md`.
+fn package_doc_files(host: &dyn Host, lib: &Library) -> Vec<String> {
+    let area = lib.area();
+    let mut files: Vec<String> = Vec::new();
+    let top = host.list(area, &lib.dir, false).unwrap_or_default();
+    if lib.source == Source::Crates {
+        if let Some(path) = crate_manifest(host, lib).readme {
+            let path = path.trim_start_matches("./").to_string();
+            if crate::host::check_rel_path(&path, false).is_ok() && !files.contains(&path) {
+                files.push(path);
+            }
+        }
+    }
+    if let Some(readme) = readme(&top) {
+        if !files.iter().any(|f| f.eq_ignore_ascii_case(&readme)) {
+            files.push(readme);
+        }
+    }
+    if lib.source == Source::Npm {
+        let mut docs: Vec<String> = host
+            .list(area, &join(&lib.dir, "docs"), true)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|f| is_markdown(f))
+            .map(|f| format!("docs/{f}"))
+            .collect();
+        docs.sort();
+        files.extend(docs);
+    }
+    files
 }
 
 #[cfg(test)]

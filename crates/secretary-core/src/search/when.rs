@@ -12,6 +12,8 @@
 //! after `in`, `during`, `since`, `last`, `early`, `mid`, `late` or before a year, since "may" is
 //! mostly a verb), `in 2024`, and a weekday after `on` or `last` (`on Monday`). Times are UTC.
 
+use crate::text::{civil_from_days, days_from_civil};
+
 const DAY: i64 = 86_400_000;
 
 /// A span of time in milliseconds since the Unix epoch, `start..end`.
@@ -104,111 +106,158 @@ fn year_of(word: &str) -> Option<i64> {
 
 /// Finds the first time expression of `query` and its span relative to `anchor` (ms).
 pub fn parse(query: &str, anchor: i64) -> Option<DatedQuery> {
-    // Words with their byte ranges.
-    let mut words: Vec<(usize, usize, String)> = Vec::new();
-    let mut start = None;
-    for (i, c) in query
-        .char_indices()
-        .chain(std::iter::once((query.len(), ' ')))
-    {
-        if c.is_alphanumeric() {
-            start.get_or_insert(i);
-        } else if let Some(s) = start.take() {
-            words.push((s, i, query[s..i].to_lowercase()));
-        }
+    let words = Words::of(query);
+    let today = Today::at(anchor);
+    let (first, last, span) = (0..words.0.len()).find_map(|i| words.expression_at(i, &today))?;
+    let mut rest = String::with_capacity(query.len());
+    rest.push_str(&query[..words.0[first].0]);
+    rest.push_str(&query[words.0[last].1..]);
+    Some(DatedQuery {
+        rest: rest.split_whitespace().collect::<Vec<_>>().join(" "),
+        span,
+    })
+}
+
+/// The anchor's day (days since 1970-01-01), year and month.
+struct Today {
+    day: i64,
+    year: i64,
+    month: u32,
+}
+
+impl Today {
+    fn at(anchor: i64) -> Today {
+        let day = anchor.div_euclid(DAY);
+        let (year, month, _) = civil_from_days(day);
+        Today { day, year, month }
     }
-    let w = |i: usize| words.get(i).map_or("", |(_, _, t)| t.as_str());
-    let today = anchor.div_euclid(DAY);
-    let (year, month, _) = civil_from_days(today);
-    for i in 0..words.len() {
-        let found: Option<(usize, usize, Span)> = match w(i) {
-            "today" => Some((i, i, days(today, today + 1))),
-            "yesterday" => Some((i, i, days(today - 1, today))),
-            "this" | "last" | "past" | "previous" => {
-                let last = w(i) != "this";
-                match w(i + 1) {
-                    "week" if last => Some((i, i + 1, days(today - 14, today + 1))),
-                    "week" => Some((i, i + 1, days(today - 6, today + 1))),
-                    "month" if last => {
-                        let (y, m) = if month == 1 {
-                            (year - 1, 12)
-                        } else {
-                            (year, month - 1)
-                        };
-                        Some((i, i + 1, month_span(y, m)))
-                    }
-                    "month" => Some((i, i + 1, month_span(year, month))),
-                    "year" if last => Some((i, i + 1, year_span(year - 1))),
-                    "year" => Some((i, i + 1, year_span(year))),
-                    _ => None,
-                }
+}
+
+/// A time expression found: the first and last word it spans, and the time it names.
+type Found = Option<(usize, usize, Span)>;
+
+/// The query's words, lowercase, with their byte ranges.
+struct Words(Vec<(usize, usize, String)>);
+
+impl Words {
+    fn of(query: &str) -> Words {
+        let mut words = Vec::new();
+        let mut start = None;
+        for (i, c) in query
+            .char_indices()
+            .chain(std::iter::once((query.len(), ' ')))
+        {
+            if c.is_alphanumeric() {
+                start.get_or_insert(i);
+            } else if let Some(s) = start.take() {
+                words.push((s, i, query[s..i].to_lowercase()));
             }
+        }
+        Words(words)
+    }
+
+    /// Word `i`, or "" past the end.
+    fn w(&self, i: usize) -> &str {
+        self.0.get(i).map_or("", |(_, _, t)| t.as_str())
+    }
+
+    /// The time expression that starts at word `i` (or, for "in May" and "on Monday", whose
+    /// second word is `i`), if any.
+    fn expression_at(&self, i: usize, t: &Today) -> Found {
+        match self.w(i) {
+            "today" => Some((i, i, days(t.day, t.day + 1))),
+            "yesterday" => Some((i, i, days(t.day - 1, t.day))),
+            "this" | "last" | "past" | "previous" => self.period(i, t),
             word => {
-                if let Some(n) = number_of(word).or(match word {
-                    "a" if w(i + 1) == "few" => Some(3),
-                    "a" => Some(1),
-                    _ => None,
-                }) {
-                    let skip = usize::from(word == "a" && w(i + 1) == "few");
-                    let unit = w(i + 1 + skip);
-                    if w(i + 2 + skip) == "ago" {
-                        let (size, slack) = match unit {
-                            "day" | "days" => (1, 1),
-                            "week" | "weeks" => (7, 4),
-                            "month" | "months" => (30, 15),
-                            _ => (0, 0),
-                        };
-                        (size > 0).then(|| {
-                            let centre = today - n * size;
-                            (i, i + 2 + skip, days(centre - slack, centre + slack + 1))
-                        })
-                    } else {
-                        None
-                    }
+                // A number or "a" starts only "... ago" (no month or day is named so).
+                if number_of(word).is_some() || word == "a" {
+                    self.ago(i, t)
                 } else if let Some((m, alone)) = month_of(word) {
-                    let lead = i > 0 && MONTH_LEADS.contains(&w(i - 1));
-                    let given_year = year_of(w(i + 1));
-                    if alone || lead || given_year.is_some() {
-                        // Without a year: the latest such month up to the anchor's.
-                        let y = given_year.unwrap_or(if m <= month { year } else { year - 1 });
-                        let first = if lead { i - 1 } else { i };
-                        let last = if given_year.is_some() { i + 1 } else { i };
-                        Some((first, last, month_span(y, m)))
-                    } else {
-                        None
-                    }
+                    self.month(i, m, alone, t)
                 } else if let Some(d) = WEEKDAYS.iter().position(|d| *d == word) {
-                    match w(i.wrapping_sub(1)) {
-                        lead @ ("on" | "last") if i > 0 => {
-                            // 1970-01-01 was a Thursday (weekday index 3).
-                            let anchor_weekday = (today + 3).rem_euclid(7);
-                            let mut back = (anchor_weekday - d as i64).rem_euclid(7);
-                            if back == 0 && lead == "last" {
-                                back = 7;
-                            }
-                            let day = today - back;
-                            Some((i - 1, i, days(day, day + 1)))
-                        }
-                        _ => None,
-                    }
+                    self.weekday(i, d as i64, t)
                 } else if word == "in" || word == "during" {
-                    year_of(w(i + 1)).map(|y| (i, i + 1, year_span(y)))
+                    year_of(self.w(i + 1)).map(|y| (i, i + 1, year_span(y)))
                 } else {
                     None
                 }
             }
-        };
-        if let Some((first, last, span)) = found {
-            let mut rest = String::with_capacity(query.len());
-            rest.push_str(&query[..words[first].0]);
-            rest.push_str(&query[words[last].1..]);
-            return Some(DatedQuery {
-                rest: rest.split_whitespace().collect::<Vec<_>>().join(" "),
-                span,
-            });
         }
     }
-    None
+
+    /// "this week", "last month", "past year"...
+    fn period(&self, i: usize, t: &Today) -> Found {
+        let last = self.w(i) != "this";
+        let span = match self.w(i + 1) {
+            "week" if last => days(t.day - 14, t.day + 1),
+            "week" => days(t.day - 6, t.day + 1),
+            "month" if last => {
+                let (y, m) = if t.month == 1 {
+                    (t.year - 1, 12)
+                } else {
+                    (t.year, t.month - 1)
+                };
+                month_span(y, m)
+            }
+            "month" => month_span(t.year, t.month),
+            "year" if last => year_span(t.year - 1),
+            "year" => year_span(t.year),
+            _ => return None,
+        };
+        Some((i, i + 1, span))
+    }
+
+    /// "3 days ago", "a week ago", "a few months ago": around that day, with some slack.
+    fn ago(&self, i: usize, t: &Today) -> Found {
+        let word = self.w(i);
+        let n = number_of(word).or(match word {
+            "a" if self.w(i + 1) == "few" => Some(3),
+            "a" => Some(1),
+            _ => None,
+        })?;
+        let skip = usize::from(word == "a" && self.w(i + 1) == "few");
+        if self.w(i + 2 + skip) != "ago" {
+            return None;
+        }
+        let (size, slack) = match self.w(i + 1 + skip) {
+            "day" | "days" => (1, 1),
+            "week" | "weeks" => (7, 4),
+            "month" | "months" => (30, 15),
+            _ => return None,
+        };
+        let centre = t.day - n * size;
+        Some((i, i + 2 + skip, days(centre - slack, centre + slack + 1)))
+    }
+
+    /// A month's name, when it reads as a time: alone ("may" is not), after a lead ("in May"),
+    /// or with a year. Without a year: the latest such month up to the anchor's.
+    fn month(&self, i: usize, m: u32, alone: bool, t: &Today) -> Found {
+        let lead = i > 0 && MONTH_LEADS.contains(&self.w(i - 1));
+        let given_year = year_of(self.w(i + 1));
+        if !(alone || lead || given_year.is_some()) {
+            return None;
+        }
+        let y = given_year.unwrap_or(if m <= t.month { t.year } else { t.year - 1 });
+        let first = if lead { i - 1 } else { i };
+        let last = if given_year.is_some() { i + 1 } else { i };
+        Some((first, last, month_span(y, m)))
+    }
+
+    /// "on Monday" (the latest Monday, today included), "last Monday" (before today).
+    fn weekday(&self, i: usize, d: i64, t: &Today) -> Found {
+        let lead = match self.w(i.wrapping_sub(1)) {
+            lead @ ("on" | "last") if i > 0 => lead,
+            _ => return None,
+        };
+        // 1970-01-01 was a Thursday (weekday index 3).
+        let anchor_weekday = (t.day + 3).rem_euclid(7);
+        let mut back = (anchor_weekday - d).rem_euclid(7);
+        if back == 0 && lead == "last" {
+            back = 7;
+        }
+        let day = t.day - back;
+        Some((i - 1, i, days(day, day + 1)))
+    }
 }
 
 fn days(from: i64, to: i64) -> Span {
@@ -218,42 +267,22 @@ fn days(from: i64, to: i64) -> Span {
     }
 }
 
+/// Days since 1970-01-01 of the first day of `month` (1-12) of `year`.
+fn first_day(year: i64, month: u32) -> i64 {
+    days_from_civil(year, i64::from(month), 1)
+}
+
 fn month_span(year: i64, month: u32) -> Span {
     let (ny, nm) = if month == 12 {
         (year + 1, 1)
     } else {
         (year, month + 1)
     };
-    days(days_from_civil(year, month), days_from_civil(ny, nm))
+    days(first_day(year, month), first_day(ny, nm))
 }
 
 fn year_span(year: i64) -> Span {
-    days(days_from_civil(year, 1), days_from_civil(year + 1, 1))
-}
-
-/// Days since 1970-01-01 of the first day of `month` (1-12) of `year` (Howard Hinnant's
-/// algorithm, proleptic Gregorian calendar).
-fn days_from_civil(year: i64, month: u32) -> i64 {
-    let m = i64::from(month);
-    let y = if m <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The (year, month, day) of a day number (the inverse of [`days_from_civil`]).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
+    days(first_day(year, 1), first_day(year + 1, 1))
 }
 
 #[cfg(test)]
@@ -343,7 +372,7 @@ mod tests {
     fn calendar_round_trip() {
         for day in [-800_000i64, -1, 0, 59, 60, 11_016, 20_376, 2_000_000] {
             let (y, m, d) = civil_from_days(day);
-            assert_eq!(days_from_civil(y, m) + i64::from(d) - 1, day);
+            assert_eq!(first_day(y, m) + i64::from(d) - 1, day);
         }
     }
 }

@@ -320,30 +320,43 @@ fn read_json(
         }
         None => return Err(SessionError::Empty),
     }
-    let fast = match path {
-        Path::Fast => fast_json::read_top(text, detail).ok(),
-        Path::Visitors => None,
-    };
-    let top = match fast {
-        Some(top) => top,
-        None => {
-            // The general reader: anything the fast path did not vouch for, with its errors.
-            let mut de = serde_json::Deserializer::from_str(text);
-            let top = TopSeed { detail }
-                .deserialize(&mut de)
-                .map_err(json_error)?;
-            de.end().map_err(json_error)?;
-            let Got::Val(top) = top else {
-                return Err(SessionError::NotASession(
-                    "the file does not hold a session object".into(),
-                ));
-            };
-            top
-        }
-    };
+    let top = read_top(text, detail, path)?;
     let native = top.header.version.is_some()
         || top.header.session_id.is_some()
         || top.header.creation_date.is_some();
+    let diagnostics = top_diagnostics(&top, native)?;
+    let format = if native {
+        SessionFormat::NativeJson
+    } else {
+        SessionFormat::Export
+    };
+    Ok((format, top, diagnostics))
+}
+
+/// The session object of a `.json` text: through the fast path when it vouches for the text,
+/// else (and always on `Path::Visitors`) through the serde visitors, with their errors.
+fn read_top(text: &str, detail: Detail, path: Path) -> Result<de::TopRaw, SessionError> {
+    if path == Path::Fast {
+        if let Ok(top) = fast_json::read_top(text, detail) {
+            return Ok(top);
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let top = TopSeed { detail }
+        .deserialize(&mut de)
+        .map_err(json_error)?;
+    de.end().map_err(json_error)?;
+    match top {
+        Got::Val(top) => Ok(top),
+        _ => Err(SessionError::NotASession(
+            "the file does not hold a session object".into(),
+        )),
+    }
+}
+
+/// What a session object's `requests` and `version` say beside its requests; an object that is
+/// not `native` (no version, id or date) must hold a `requests` array to be a session (an export).
+fn top_diagnostics(top: &de::TopRaw, native: bool) -> Result<Vec<String>, SessionError> {
     let mut diagnostics = Vec::new();
     match &top.requests {
         Some(Got::Val(list)) if list.len() >= MAX_REQUESTS => diagnostics.push(request_cap_note()),
@@ -376,12 +389,7 @@ fn read_json(
             ));
         }
     }
-    let format = if native {
-        SessionFormat::NativeJson
-    } else {
-        SessionFormat::Export
-    };
-    Ok((format, top, diagnostics))
+    Ok(diagnostics)
 }
 
 /// A reader kept by the store to apply appends to.

@@ -27,7 +27,7 @@ use super::de::{
     ReqSeed, ReqsSeed, RespPartSeed, ResponseSeed, TopRaw, TopSeed, L,
 };
 use super::lines::{line_error, LineSink};
-use super::model::{Dialog, SessionFormat};
+use super::model::{Dialog, DialogStatus, SessionFormat};
 use super::record::{
     empty_dialog, fill_dialog_fields, push_capped, to_request, val_mut, AgentRec, ErrRec, Got,
     HeaderRec, ModelStateRec, Msg, ReqRecord, RespPart, ResultRec, Shape,
@@ -817,6 +817,22 @@ impl MutationState {
         file_name: &str,
         extra_diags: Vec<String>,
     ) -> bool {
+        let mut changed = self.rebuild_requests(dialog);
+        let before = header_fields(dialog);
+        let mut header_notes = Vec::new();
+        fill_dialog_fields(dialog, file_name, &self.header, &mut header_notes);
+        changed |= before != header_fields(dialog);
+        let diagnostics = self.diagnostics(extra_diags, &header_notes);
+        if dialog.diagnostics != diagnostics {
+            dialog.diagnostics = diagnostics;
+            changed = true;
+        }
+        changed
+    }
+
+    /// Rebuilds the requests marked dirty (every one after a whole change) and drops those past
+    /// the end; `true` when any changed.
+    fn rebuild_requests(&mut self, dialog: &mut Dialog) -> bool {
         let mut changed = false;
         let records: &[ReqRecord] = self.requests.as_deref().unwrap_or(&[]);
         if dialog.requests.len() > records.len() {
@@ -824,63 +840,46 @@ impl MutationState {
             changed = true;
         }
         let mut scratch = Vec::new();
-        let rebuild =
-            |i: usize, dialog: &mut Dialog, changed: &mut bool, scratch: &mut Vec<String>| {
-                if let Some(rec) = records.get(i) {
-                    let fresh = to_request(rec, i + 1, scratch);
-                    scratch.clear();
-                    match dialog.requests.get_mut(i) {
-                        Some(old) if *old == fresh => {}
-                        Some(old) => {
-                            *old = fresh;
-                            *changed = true;
-                        }
-                        None => {
-                            dialog.requests.push(fresh);
-                            *changed = true;
-                        }
+        let mut rebuild = |i: usize, dialog: &mut Dialog| {
+            if let Some(rec) = records.get(i) {
+                let fresh = to_request(rec, i + 1, &mut scratch);
+                scratch.clear();
+                match dialog.requests.get_mut(i) {
+                    Some(old) if *old == fresh => {}
+                    Some(old) => {
+                        *old = fresh;
+                        changed = true;
+                    }
+                    None => {
+                        dialog.requests.push(fresh);
+                        changed = true;
                     }
                 }
-            };
+            }
+        };
         if self.dirty_all {
             for i in 0..records.len() {
-                rebuild(i, dialog, &mut changed, &mut scratch);
+                rebuild(i, dialog);
             }
         } else {
             self.dirty.sort_unstable();
             self.dirty.dedup();
             for &i in &self.dirty {
-                rebuild(i, dialog, &mut changed, &mut scratch);
+                rebuild(i, dialog);
             }
             // Slots appended since the last refresh (always marked dirty_all, but stay safe).
             for i in dialog.requests.len()..records.len() {
-                rebuild(i, dialog, &mut changed, &mut scratch);
+                rebuild(i, dialog);
             }
         }
         self.dirty_all = false;
         self.dirty.clear();
+        changed
+    }
 
-        let before = (
-            dialog.session_id.clone(),
-            dialog.title.clone(),
-            dialog.creation_date,
-            dialog.last_activity,
-            dialog.location.clone(),
-            dialog.status,
-        );
-        let mut header_notes = Vec::new();
-        fill_dialog_fields(dialog, file_name, &self.header, &mut header_notes);
-        changed |= before
-            != (
-                dialog.session_id.clone(),
-                dialog.title.clone(),
-                dialog.creation_date,
-                dialog.last_activity,
-                dialog.location.clone(),
-                dialog.status,
-            );
-
-        // Diagnostics: the log's, then the state's, then each odd request's.
+    /// Diagnostics: the log's, then the state's, then each odd request's.
+    fn diagnostics(&self, extra_diags: Vec<String>, header_notes: &[String]) -> Vec<String> {
+        let records: &[ReqRecord] = self.requests.as_deref().unwrap_or(&[]);
         let mut diagnostics = extra_diags;
         if let Some(what) = self.requests_odd {
             push_capped(
@@ -890,7 +889,7 @@ impl MutationState {
                 )],
             );
         }
-        push_capped(&mut diagnostics, &header_notes);
+        push_capped(&mut diagnostics, header_notes);
         if records.len() >= super::MAX_REQUESTS {
             push_capped(&mut diagnostics, &[super::request_cap_note()]);
         }
@@ -904,13 +903,31 @@ impl MutationState {
             }
         }
         push_capped(&mut diagnostics, &notes);
-        if dialog.diagnostics != diagnostics {
-            dialog.diagnostics = diagnostics;
-            changed = true;
-        }
-        changed
+        diagnostics
     }
 }
+
+/// The dialog's fields the header fills, to tell whether filling changed any.
+fn header_fields(
+    dialog: &Dialog,
+) -> (
+    String,
+    String,
+    Option<i64>,
+    Option<i64>,
+    Option<String>,
+    DialogStatus,
+) {
+    (
+        dialog.session_id.clone(),
+        dialog.title.clone(),
+        dialog.creation_date,
+        dialog.last_activity,
+        dialog.location.clone(),
+        dialog.status,
+    )
+}
+
 /// How a push's errors name the list it pushes onto.
 struct ListName {
     /// "pushes onto {onto} {what}".

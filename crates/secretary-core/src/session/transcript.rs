@@ -237,75 +237,100 @@ impl TranscriptState {
                 changed = true;
             }
         }
-        let last = self.requests.len().checked_sub(1);
-        let details = self.details;
-        let current = self.requests.last_mut();
-        match (kind.as_str(), current) {
-            ("session.start", _) => {
+        changed |= match kind.as_str() {
+            "session.start" | "session.model_change" | "user.message" | "session.shutdown" => {
+                self.session_event(&kind, data, event.id, event.timestamp)
+            }
+            _ => self.request_event(&kind, data),
+        };
+        Ok(changed)
+    }
+
+    /// An event about the session (its start, model, end) or a new request; `true` when it
+    /// changed something visible.
+    fn session_event(
+        &mut self,
+        kind: &str,
+        data: EvData,
+        id: Option<String>,
+        ts: Option<i64>,
+    ) -> bool {
+        match kind {
+            "session.start" => {
                 if self.session_id.is_none() {
                     self.session_id = data.session_id;
                 }
                 if self.start.is_none() {
-                    self.start = data.start_time.or(event.timestamp);
+                    self.start = data.start_time.or(ts);
                 }
                 if data.selected_model.is_some() {
                     self.model = data.selected_model;
                 }
                 self.ended = false;
-                changed = true;
+                true
             }
-            ("session.model_change", _) if data.new_model.is_some() => {
-                self.model = data.new_model;
+            "session.model_change" => {
+                if data.new_model.is_some() {
+                    self.model = data.new_model;
+                }
+                false
             }
-            ("user.message", _) => {
+            "user.message" => {
                 self.requests.push(TReq {
-                    id: data.interaction_id.or(event.id),
+                    id: data.interaction_id.or(id),
                     text: data.content,
-                    timestamp: event.timestamp,
+                    timestamp: ts,
                     model: self.model.clone(),
                     ..Default::default()
                 });
                 self.ended = false;
-                changed = true;
+                true
             }
-            ("assistant.turn_start", Some(req)) => {
-                req.open_turn = true;
-                changed = true;
+            "session.shutdown" => {
+                self.ended = true;
+                true
             }
-            ("assistant.turn_end", Some(req)) => {
+            _ => false,
+        }
+    }
+
+    /// An event about the current (last) request: the agent's turn, its text, tools, an abort
+    /// or an error. Without a request it changes nothing.
+    fn request_event(&mut self, kind: &str, data: EvData) -> bool {
+        let wants_text =
+            self.details.is_some() && self.details == self.requests.len().checked_sub(1);
+        let Some(req) = self.requests.last_mut() else {
+            return false;
+        };
+        match kind {
+            "assistant.turn_start" => req.open_turn = true,
+            "assistant.turn_end" => {
                 req.open_turn = false;
                 req.answered = true;
-                changed = true;
             }
-            ("assistant.message", Some(req)) => {
+            "assistant.message" => {
                 req.answered = true;
-                if details.is_some() && details == last {
+                if wants_text {
                     if let Some(Got::Val(text)) = data.content {
                         req.markdown.push(text);
                     }
                 }
-                changed = true;
             }
-            ("tool.execution_start", Some(req)) => {
+            "tool.execution_start" => {
                 req.tool_calls += 1;
+                return false;
             }
-            ("abort", Some(req)) => {
+            "abort" => {
                 req.canceled = true;
                 req.open_turn = false;
-                changed = true;
             }
-            ("session.error", Some(req)) => {
+            "session.error" => {
                 req.failed = true;
                 req.open_turn = false;
-                changed = true;
             }
-            ("session.shutdown", _) => {
-                self.ended = true;
-                changed = true;
-            }
-            _ => {}
+            _ => return false,
         }
-        Ok(changed)
+        true
     }
 
     /// Rebuilds the dialog (transcripts keep few requests, so a whole rebuild is cheap).

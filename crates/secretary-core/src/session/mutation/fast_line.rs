@@ -99,13 +99,7 @@ fn line(text: &str, detail: Detail) -> Scan<ParsedLine> {
     let target = classify(kind, &path, detail);
     let payload = match (value, value_span) {
         (Some(payload), _) => Some(payload),
-        (None, Some((start, end))) => {
-            let (payload, used) = payload(text, start, kind, target, detail)?;
-            if used != end {
-                return Err(Bail);
-            }
-            Some(payload)
-        }
+        (None, Some(span)) => Some(payload_at(text, span, kind, target, detail)?),
         (None, None) => None,
     };
     Ok(Some(Parsed {
@@ -114,6 +108,22 @@ fn line(text: &str, detail: Detail) -> Scan<ParsedLine> {
         payload,
         index,
     }))
+}
+
+/// A `v` met before `kind` or `k`, read where it lies now that its target is known; it must end
+/// where skipping it ended.
+fn payload_at(
+    text: &str,
+    (start, end): (usize, usize),
+    kind: u64,
+    target: Target,
+    detail: Detail,
+) -> Scan<Payload> {
+    let (payload, used) = payload(text, start, kind, target, detail)?;
+    if used != end {
+        return Err(Bail);
+    }
+    Ok(payload)
 }
 
 /// The line's `kind`, read as the visitors read it; one they would refuse bails.
