@@ -69,8 +69,22 @@ pub fn iso8601(ms: i64) -> String {
     )
 }
 
-/// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+/// Days from 1970-01-01 to the given civil date (Howard Hinnant's algorithm, proleptic Gregorian
+/// calendar). The one calendar of the core, with [`civil_from_days`]: timestamps
+/// (`session/time.rs`), dates in search queries (`search/when.rs`) and ISO 8601 output.
+pub(crate) fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar): the (year, month,
+/// day) of a day number, the inverse of [`days_from_civil`].
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

@@ -1,16 +1,7 @@
 //! ISO 8601 timestamps (as Copilot transcripts write them) to milliseconds since the Unix epoch,
 //! without a date library: the format is fixed and small, and the core must stay light for wasm.
 
-/// Days from 1970-01-01 to the given civil date (proleptic Gregorian calendar).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
+use crate::text::days_from_civil;
 
 fn digits(s: &[u8], from: usize, len: usize) -> Option<i64> {
     let part = s.get(from..from + len)?;
