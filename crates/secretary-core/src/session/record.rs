@@ -177,6 +177,17 @@ impl Diags {
     }
 }
 
+/// A request's response text on the details path: its non-blank markdown blocks, trimmed, one
+/// blank line apart (every reader that keeps assistant text answers with this).
+pub(crate) fn response_text(markdown: &[String]) -> String {
+    let blocks: Vec<&str> = markdown
+        .iter()
+        .map(|m| m.trim())
+        .filter(|m| !m.is_empty())
+        .collect();
+    blocks.join("\n\n")
+}
+
 /// Appends `notes` to `out` while keeping the overall cap (the "and N more" line, if any, stays
 /// last).
 pub(crate) fn push_capped(out: &mut Vec<String>, notes: &[String]) {

@@ -21,7 +21,7 @@ use serde_json::value::RawValue;
 use super::de::{json_kind_of, next_l, FromMap, Key, ObjSeed, Prim, L};
 use super::lines::{line_error, LineSink};
 use super::model::{Dialog, Request, RequestStatus, SessionFormat};
-use super::record::{empty_dialog, fill_dialog_fields, push_capped, Got, HeaderRec};
+use super::record::{empty_dialog, fill_dialog_fields, push_capped, response_text, Got, HeaderRec};
 use super::time::parse_iso_ms;
 
 /// A time: an ISO 8601 string or milliseconds.
@@ -210,13 +210,7 @@ impl TranscriptState {
     /// Markdown and tool-call count of a request (details path).
     pub(crate) fn details_of(&self, position: usize) -> Option<(String, usize)> {
         let req = self.requests.get(position)?;
-        let blocks: Vec<&str> = req
-            .markdown
-            .iter()
-            .map(|m| m.trim())
-            .filter(|m| !m.is_empty())
-            .collect();
-        Some((blocks.join("\n\n"), req.tool_calls))
+        Some((response_text(&req.markdown), req.tool_calls))
     }
 
     fn apply(&mut self, event: Event) -> Result<bool, String> {

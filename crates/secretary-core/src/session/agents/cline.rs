@@ -335,16 +335,12 @@ pub(crate) fn dialog(state: &TaskState, agent: TaskAgent, file_name: &str) -> Di
     let mut dialog = super::dialog_of(agent.format(), &c.turns, &header, file_name, Vec::new());
     dialog.folder = c.folder.clone();
     let mut diagnostics = std::mem::take(&mut dialog.diagnostics);
-    if state.odd > 0 {
-        let n = state.odd;
-        let what = if n == 1 { "element" } else { "elements" };
-        push_capped(
-            &mut diagnostics,
-            &[format!(
-                "{n} {what} of the array that are not messages skipped"
-            )],
-        );
-    }
+    let odd = super::counted(
+        state.odd,
+        "element",
+        "of the array that are not messages skipped",
+    );
+    push_capped(&mut diagnostics, &Vec::from_iter(odd));
     if count >= MAX_REQUESTS {
         push_capped(&mut diagnostics, &[crate::session::request_cap_note()]);
     }

@@ -210,14 +210,8 @@ pub(crate) fn dialog(state: &ContinueState, file_name: &str) -> Dialog {
     );
     dialog.folder = c.folder.clone();
     let mut diagnostics = std::mem::take(&mut dialog.diagnostics);
-    if state.odd > 0 {
-        let n = state.odd;
-        let what = if n == 1 { "item" } else { "items" };
-        push_capped(
-            &mut diagnostics,
-            &[format!("{n} history {what} without a message skipped")],
-        );
-    }
+    let odd = super::counted(state.odd, "history item", "without a message skipped");
+    push_capped(&mut diagnostics, &Vec::from_iter(odd));
     push_capped(&mut diagnostics, &c.unknown_notes("message", "role"));
     dialog.diagnostics = diagnostics;
     dialog

@@ -9,34 +9,10 @@
 //! person's text in `data.content` (newer ones keep it in `data.transformedContent`, which is
 //! not read).
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
-
 use super::super::lines::LineSink;
 use super::super::model::{Dialog, SessionFormat};
 use super::super::transcript::{new_dialog, strip_injected, TranscriptState};
-use super::raw_str;
 use crate::text::preview;
-
-#[derive(Deserialize)]
-struct StartLine<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    data: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct StartData<'a> {
-    #[serde(borrow, default)]
-    context: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct Context<'a> {
-    #[serde(borrow, default)]
-    cwd: Option<&'a RawValue>,
-}
 
 /// The `cwd:` of a Copilot CLI `workspace.yaml` (a flat map of scalars; quoted or plain).
 pub fn workspace_yaml_cwd(yaml: &str) -> Option<String> {
@@ -133,13 +109,15 @@ impl CopilotCliState {
     }
 }
 
+/// The folder a `session.start` (or `session.resume`) line names in `data.context.cwd`: read
+/// into a `Value`, as such lines are few and small.
 fn start_cwd(text: &str) -> Option<String> {
-    let line: StartLine = serde_json::from_str(text).ok()?;
-    let kind = raw_str(line.kind)?;
+    let line: serde_json::Value = serde_json::from_str(text).ok()?;
+    let kind = line.get("type")?.as_str()?;
     if kind != "session.start" && kind != "session.resume" {
         return None;
     }
-    let data: StartData = serde_json::from_str(line.data?.get()).ok()?;
-    let context: Context = serde_json::from_str(data.context?.get()).ok()?;
-    raw_str(context.cwd)
+    line.pointer("/data/context/cwd")?
+        .as_str()
+        .map(str::to_string)
 }

@@ -29,7 +29,7 @@ use serde_json::value::RawValue;
 
 use super::lines::{line_error, LineLog, LineSink};
 use super::model::{Dialog, Request, RequestStatus, SessionFormat};
-use super::record::{empty_dialog, fill_dialog_fields, push_capped, Got, HeaderRec};
+use super::record::{empty_dialog, fill_dialog_fields, push_capped, response_text, Got, HeaderRec};
 use super::time::parse_iso_ms;
 use crate::text::preview;
 
@@ -279,13 +279,8 @@ impl Common {
     pub(crate) fn unknown_notes(&self, unit: &str, kind: &str) -> Vec<String> {
         self.unknown
             .iter()
-            .map(|(name, n)| {
-                let units = if *n == 1 {
-                    unit.to_string()
-                } else {
-                    format!("{unit}s")
-                };
-                format!("{n} {units} of unknown {kind} `{name}` skipped")
+            .filter_map(|(name, n)| {
+                counted(*n, unit, &format!("of unknown {kind} `{name}` skipped"))
             })
             .collect()
     }
@@ -317,13 +312,7 @@ impl Common {
 
     pub(crate) fn details_of(&self, position: usize) -> Option<(String, usize)> {
         let turn = self.turns.get(position)?;
-        let blocks: Vec<&str> = turn
-            .markdown
-            .iter()
-            .map(|m| m.trim())
-            .filter(|m| !m.is_empty())
-            .collect();
-        Some((blocks.join("\n\n"), turn.tool_calls))
+        Some((response_text(&turn.markdown), turn.tool_calls))
     }
 
     /// Builds the dialog from the state and replaces `dialog` when it differs.
@@ -342,6 +331,13 @@ impl Common {
         *dialog = fresh;
         true
     }
+}
+
+/// `"3 lines {rest}"`: what a reader skipped, counted, with `unit` in the plural when `n` is
+/// not 1; `None` when nothing was.
+pub(crate) fn counted(n: usize, unit: &str, rest: &str) -> Option<String> {
+    let plural = if n == 1 { "" } else { "s" };
+    (n > 0).then(|| format!("{n} {unit}{plural} {rest}"))
 }
 
 /// The status of a request from what followed it.
