@@ -7,7 +7,7 @@
 //! ends.
 
 mod common;
-mod pieces;
+mod follow_file;
 
 use proptest::prelude::*;
 use secretary_core::session::{
@@ -582,7 +582,7 @@ const JSONL: &str = "/ws/chatSessions/s.jsonl";
 /// ends: the line fast path holds on the incremental path too.
 fn same_in_pieces(bytes: &[u8], cuts: &[usize]) {
     let mut store = SessionStore::new();
-    pieces::feed(&mut store, JSONL, bytes, cuts);
+    follow_file::feed(&mut store, JSONL, bytes, cuts);
     let reference = parse_with_visitors(JSONL, bytes);
     match (store.entry(JSONL), reference) {
         (Some(stored), Ok(whole)) if stored.available => {

@@ -5,7 +5,7 @@
 //! random bytes), and valid sessions of every format damaged by random edits. The case counts
 //! are set per property below; `PROPTEST_CASES` overrides them for longer runs.
 
-mod pieces;
+mod follow_file;
 
 use proptest::prelude::*;
 use secretary_core::session::{parse, response_details, FileMeta, ReadPlan, SessionStore};
@@ -253,7 +253,7 @@ proptest! {
     fn store_increments_match_a_whole_read(log in mutation_log(), cuts in prop::collection::vec(any::<usize>(), 0..8)) {
         let name = "/ws/chatSessions/s.jsonl";
         let mut store = SessionStore::new();
-        pieces::feed(&mut store, name, &log, &cuts);
+        follow_file::feed(&mut store, name, &log, &cuts);
         let whole = parse(name, &log).expect("the log starts with a complete kind 0 line");
         let stored = store.entry(name).expect("the file is known");
         prop_assert!(stored.available);
@@ -268,7 +268,7 @@ proptest! {
         let (name, bytes) = &seeds[seed];
         let bytes = apply_edits(bytes.clone(), &edits);
         let mut store = SessionStore::new();
-        pieces::feed(&mut store, name, &bytes, &cuts);
+        follow_file::feed(&mut store, name, &bytes, &cuts);
         match parse(name, &bytes) {
             Ok(whole) if !name.ends_with(".json") => {
                 // A log followed in pieces sees the same lines as a whole read, except that a
