@@ -281,6 +281,16 @@ impl<S: LineSink> LineLog<S> {
     }
 }
 
+/// Whether a log line holds a JSON object (`Ok(true)`) or nothing (`Ok(false)`: a blank line);
+/// another JSON kind is the line's error, naming `what` it should be ("a mutation object").
+pub(crate) fn object_line(text: &str, what: &str) -> Result<bool, String> {
+    match super::de::json_kind_of(text) {
+        Some("an object") => Ok(true),
+        Some(other) => Err(format!("the line is {other}, not {what}")),
+        None => Ok(false),
+    }
+}
+
 /// A line parse error as a short reason (serde_json's message with the column, without the line
 /// number, which is always 1 here).
 pub(crate) fn line_error(error: &serde_json::Error) -> String {

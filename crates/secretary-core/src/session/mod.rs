@@ -293,6 +293,18 @@ pub(crate) enum Path {
     Visitors,
 }
 
+/// A whole file's text must hold `want` ("an object", "an array") at the top: else it is not a
+/// session (`the file holds {kind}, not {what}`), or it is empty.
+pub(crate) fn expect_kind(text: &str, want: &str, what: &str) -> Result<(), SessionError> {
+    match json_kind_of(text) {
+        Some(kind) if kind == want => Ok(()),
+        Some(kind) => Err(SessionError::NotASession(format!(
+            "the file holds {kind}, not {what}"
+        ))),
+        None => Err(SessionError::Empty),
+    }
+}
+
 /// A `.json` file (native or export), read as far as `detail` asks.
 fn read_json(
     bytes: &[u8],
@@ -311,15 +323,7 @@ fn read_json(
     // `JSON.stringify` writes half an emoji as a lone `\ud83d`, which serde refuses: read as U+FFFD.
     let mended = surrogates::mend_str(text);
     let text: &str = &mended;
-    match json_kind_of(text) {
-        Some("an object") => {}
-        Some(kind) => {
-            return Err(SessionError::NotASession(format!(
-                "the file holds {kind}, not a session object"
-            )))
-        }
-        None => return Err(SessionError::Empty),
-    }
+    expect_kind(text, "an object", "a session object")?;
     let top = read_top(text, detail, path)?;
     let native = top.header.version.is_some()
         || top.header.session_id.is_some()

@@ -23,10 +23,10 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::de::{
-    json_kind_of, l_from, obj_from, Detail, HeaderField, Key, PartSeed, PartsSeed, Prim, ReqField,
-    ReqSeed, ReqsSeed, RespPartSeed, ResponseSeed, TopRaw, TopSeed, L,
+    l_from, obj_from, Detail, HeaderField, Key, PartSeed, PartsSeed, Prim, ReqField, ReqSeed,
+    ReqsSeed, RespPartSeed, ResponseSeed, TopRaw, TopSeed, L,
 };
-use super::lines::{line_error, LineSink};
+use super::lines::{line_error, object_line, LineSink};
 use super::model::{Dialog, DialogStatus, SessionFormat};
 use super::record::{
     empty_dialog, fill_dialog_fields, push_capped, to_request, val_mut, AgentRec, ErrRec, Got,
@@ -1140,10 +1140,8 @@ impl LineSink for MutationState {
     }
 
     fn apply_line(&mut self, text: &str) -> Result<bool, String> {
-        match json_kind_of(text) {
-            Some("an object") => {}
-            Some(other) => return Err(format!("the line is {other}, not a mutation object")),
-            None => return Ok(false),
+        if !object_line(text, "a mutation object")? {
+            return Ok(false);
         }
         let fast = match self.path {
             Path::Fast => fast_line::read_line(text, self.detail),

@@ -18,8 +18,8 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::de::{json_kind_of, next_l, FromMap, Key, ObjSeed, Prim, L};
-use super::lines::{line_error, LineSink};
+use super::de::{next_l, FromMap, Key, ObjSeed, Prim, L};
+use super::lines::{line_error, object_line, LineSink};
 use super::model::{Dialog, Request, RequestStatus, SessionFormat};
 use super::record::{empty_dialog, fill_dialog_fields, push_capped, response_text, Got, HeaderRec};
 use super::time::parse_iso_ms;
@@ -405,10 +405,8 @@ impl LineSink for TranscriptState {
     }
 
     fn apply_line(&mut self, text: &str) -> Result<bool, String> {
-        match json_kind_of(text) {
-            Some("an object") => {}
-            Some(other) => return Err(format!("the line is {other}, not an event object")),
-            None => return Ok(false),
+        if !object_line(text, "an event object")? {
+            return Ok(false);
         }
         let mut de = serde_json::Deserializer::from_str(text);
         let event = EventSeed {

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::lines::{line_error, LineLog, LineSink};
+use super::lines::{line_error, object_line, LineLog, LineSink};
 use super::model::{Dialog, Request, RequestStatus, SessionFormat};
 use super::record::{empty_dialog, fill_dialog_fields, push_capped, response_text, Got, HeaderRec};
 use super::time::parse_iso_ms;
@@ -432,13 +432,8 @@ pub(crate) fn whole_json_text<'a>(
         .strip_prefix(b"\xEF\xBB\xBF".as_slice())
         .unwrap_or(bytes);
     let text = super::surrogates::mend_str(super::utf8(bytes)?);
-    match super::de::json_kind_of(&text) {
-        Some(kind) if kind == want => Ok(text),
-        Some(kind) => Err(super::SessionError::NotASession(format!(
-            "the file holds {kind}, not {what}"
-        ))),
-        None => Err(super::SessionError::Empty),
-    }
+    super::expect_kind(&text, want, what)?;
+    Ok(text)
 }
 
 /// A JSON string value, if `raw` is one.
@@ -471,10 +466,8 @@ pub(crate) fn raw_time(raw: Option<&RawValue>) -> Option<i64> {
 /// Parses one log line into `T`, with the reasons [`LineLog`] shows for a skipped line. `None`:
 /// the line is blank.
 pub(crate) fn parse_line<'a, T: Deserialize<'a>>(text: &'a str) -> Result<Option<T>, String> {
-    match super::de::json_kind_of(text) {
-        Some("an object") => {}
-        Some(other) => return Err(format!("the line is {other}, not an object")),
-        None => return Ok(None),
+    if !object_line(text, "an object")? {
+        return Ok(None);
     }
     serde_json::from_str::<T>(text)
         .map(Some)
