@@ -202,7 +202,7 @@ pub(crate) struct Turn {
     pub tool_calls: usize,
 }
 
-/// What Claude Code and Codex readers share: the session's fields, the requests, the skipped
+/// What the agent readers share: the session's fields, the requests, the skipped
 /// line types.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Common {
