@@ -67,17 +67,46 @@ export function parseOpenCodePath(file: string): { db: string; id: string } | un
   return path.basename(db) === OPENCODE_DB && /^ses_[A-Za-z0-9_-]{1,120}$/.test(id) ? { db, id } : undefined;
 }
 
-/** Opens the database read-only for one use (a busy writer waits at most 2 s), then closes it. */
+/** The open read-only connection, kept for a moment so a sync's many sessions share it. */
+let open: { db: string; database: Database; timer: NodeJS.Timeout } | undefined;
+/** How long an idle connection stays open (a sync stats and reads every session in a burst). */
+const IDLE_MS = 500;
+
+/** Runs `use` on a read-only connection to `db` (a busy writer waits at most 2 s); the connection
+ * is closed after IDLE_MS without use, or at once when `use` fails. */
 function withDb<T>(db: string, use: (database: Database) => T): T {
   const module = loadSqlite();
   if (typeof module === 'string') {
     throw new Error(module);
   }
-  const database = new module.DatabaseSync(db, { readOnly: true, timeout: 2000 });
+  if (open && open.db !== db) {
+    closeDb();
+  }
+  if (!open) {
+    const database = new module.DatabaseSync(db, { readOnly: true, timeout: 2000 });
+    open = { db, database, timer: setTimeout(closeDb, IDLE_MS) };
+    open.timer.unref();
+  }
+  const current = open;
   try {
-    return use(database);
-  } finally {
-    database.close();
+    const result = use(current.database);
+    current.timer.refresh();
+    return result;
+  } catch (err) {
+    closeDb();
+    throw err;
+  }
+}
+
+function closeDb(): void {
+  if (open) {
+    clearTimeout(open.timer);
+    try {
+      open.database.close();
+    } catch {
+      // already closed
+    }
+    open = undefined;
   }
 }
 
