@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { kindOf, readBounded, readBoundedAsync } from '../host/boundedRead';
-import { parseOpenCodePath, readOpenCodeSession, statOpenCodeSession } from './opencode';
+import { openCodeSessionExists, parseOpenCodePath, readOpenCodeSession, statOpenCodeSession } from './opencode';
 
 /** What a sync needs to know of a session file before it asks the core for a plan. */
 export interface StorageStat {
@@ -65,9 +65,8 @@ export const nodeChatStorage: ChatStorage = {
       ? Promise.resolve().then(() => readOpenCodeSession(file, offset, maxBytes))
       : readBoundedAsync(file, { maxBytes, offset, statSizeOnly: true }),
   async exists(file) {
-    const openCode = parseOpenCodePath(file);
-    if (openCode) {
-      return fs.existsSync(openCode.db);
+    if (parseOpenCodePath(file)) {
+      return openCodeSessionExists(file);
     }
     try {
       await fs.promises.access(file);

@@ -175,6 +175,16 @@ function exportSession(d: Database, key: string, id: string): { updated: number;
   return entry;
 }
 
+/** Whether the session is still in the database (a deleted one is dropped by the next sync). */
+export function openCodeSessionExists(file: string): boolean {
+  const where = parseOpenCodePath(file);
+  try {
+    return where !== undefined && withDb(where.db, (d) => d.prepare('SELECT 1 AS found FROM session WHERE id = ?').get(where.id)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** `stat` of a virtual session file: the export's size, the session's last update. */
 export function statOpenCodeSession(file: string): StorageStat {
   const where = parseOpenCodePath(file);
