@@ -58,7 +58,10 @@ function toolResultFor(server: ModelServer, marker: string): { raw: string; json
   const start = raw.indexOf('{');
   let json: Record<string, unknown> = {};
   try {
-    json = JSON.parse(raw.slice(start)) as Record<string, unknown>;
+    // Continue's cn passes the MCP result's content array on as JSON text.
+    const parts = raw.trimStart().startsWith('[') ? (JSON.parse(raw) as { type?: string; text?: string }[]) : undefined;
+    const text = parts?.find((p) => p.type === 'text')?.text;
+    json = JSON.parse(text ?? raw.slice(start)) as Record<string, unknown>;
   } catch {
     assert.fail(`the tool result is not the Secretary's JSON: ${raw.slice(0, 500)}`);
   }
@@ -104,7 +107,9 @@ for (const name of ONLY) {
     const agentIn = (label: string): Agent => {
       const home = path.join(temp, label);
       fs.mkdirSync(home, { recursive: true });
-      return makeAgent(name, { root: ROOT, command: agentCommand(ROOT, name), modelUrl: server.url, home });
+      // OpenCode's sessions need node:sqlite in the server too (the Node 24 of scripts/e2e-setup).
+      const mcp = name === 'opencode' ? { command: nodeFor('opencode'), args: [path.join(ROOT, 'dist', 'cli.js'), 'mcp'] } : undefined;
+      return makeAgent(name, { root: ROOT, command: agentCommand(ROOT, name), modelUrl: server.url, home, mcp });
     };
 
     before(async () => {
@@ -176,6 +181,23 @@ for (const name of ONLY) {
       assert.ok(seen);
       assert.ok(seen.body.includes('delta-7731'), 'the tool result reached the model');
       assert.ok(!seen.history.includes('delta-7731'), `the compaction should have dropped the middle request: ${describeExchanges(server.exchanges.slice(-8))}`);
+    });
+
+    // OpenCode and Continue's cn name no session to their MCP servers (docs/agents.md): a call gets
+    // the calling agent's most recent session of the folder, and says so.
+    const mostRecentTest = ['opencode', 'continue'].includes(name) ? test : test.skip;
+    void mostRecentTest("a call over MCP gets the agent's most recent session of the folder, and says so", async () => {
+      const agent = agentIn('most-recent');
+      const first = await agent.turn(undefined, 'Most recent one: build the gamma exporter');
+      assertTurn(first, 'turn 1');
+      assertTurn(await agent.turn(first.session, 'Most recent two asks: CALL get_first_request'), 'turn 2');
+      const result = toolResultFor(server, 'Most recent two asks');
+      assert.equal(result.json.firstRequest, 'Most recent one: build the gamma exporter', result.raw);
+      assert.equal(result.json.dialogFrom, 'mostRecent', result.raw);
+      assert.equal(result.json.source, agent.source, result.raw);
+      assert.equal(result.json.sessionId, first.session, result.raw);
+      // The agent is recognised from its MCP client name (`opencode`, `continue-cli-client`).
+      assert.match(String(result.json.chosenBy), new RegExp(`most recently active ${agent.source} session`), result.raw);
     });
 
     test('the Secretary reads the log this agent version wrote, every request in order', async () => {
