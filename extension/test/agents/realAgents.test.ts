@@ -57,10 +57,14 @@ function toolResultFor(server: ModelServer, marker: string): { raw: string; json
   const raw = exchange.toolResult;
   const start = raw.indexOf('{');
   let json: Record<string, unknown> = {};
+  // Continue's cn passes the MCP result's content array on as JSON text.
+  let text: string | undefined;
   try {
-    // Continue's cn passes the MCP result's content array on as JSON text.
-    const parts = raw.trimStart().startsWith('[') ? (JSON.parse(raw) as { type?: string; text?: string }[]) : undefined;
-    const text = parts?.find((p) => p.type === 'text')?.text;
+    text = (JSON.parse(raw) as { type?: string; text?: string }[]).find((p) => p.type === 'text')?.text;
+  } catch {
+    // not a content array: the result's text itself
+  }
+  try {
     json = JSON.parse(text ?? raw.slice(start)) as Record<string, unknown>;
   } catch {
     assert.fail(`the tool result is not the Secretary's JSON: ${raw.slice(0, 500)}`);
