@@ -1,11 +1,13 @@
 // The first scan of a home folder where every agent source the Secretary reads has sessions
-// (issue 25): 1,000 session files spread over Copilot CLI, Claude Code, Codex, Gemini CLI, Qwen
-// Code, Cline, Roo Code, Kilo Code and Continue, shaped like the logs each tool writes, each a few
-// KB. Compared, in the same run and process, with 1,000 VS Code chat sessions of the same bytes in
+// (issue 25): 1,000 sessions spread over Copilot CLI, Claude Code, Codex, Gemini CLI, Qwen
+// Code, Cline, Roo Code, Kilo Code, Continue, Aider (one history per folder) and OpenCode (one
+// SQLite database, when this Node has node:sqlite: run it with Node >= 22.13 to include it), shaped
+// like what each tool writes, each a few KB. Compared, in the same run and process, with 1,000 VS Code chat sessions of the same bytes in
 // all. The module is loaded first (its compile is timed apart in scan.ts); each scan runs on a
 // fresh core, alternating, median of 5. Prints markdown.
 //   node out/bench/agentsScan.js
 import * as fs from 'fs';
+import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
 
@@ -22,6 +24,19 @@ const PROMPTS = 6;
 
 const ts = (i: number, k: number) => new Date(Date.UTC(2026, 10, 1) + i * 60_000 + k * 1_000).toISOString();
 const words = (i: number, k: number) => `request ${k} of session ${i}: make the parser handle case ${i * 7 + k} and keep the tests green`;
+
+/** `node:sqlite`, when this Node has it (OpenCode's sessions need it). */
+function sqlite(): { DatabaseSync: new (file: string) => { exec(sql: string): void; close(): void } } | undefined {
+  try {
+    return createRequire(__filename)('node:sqlite') as ReturnType<typeof sqlite>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** OpenCode's sessions to write into its database at the end (SQL statements). */
+const openCodeRows: string[] = [];
+const sql = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** One session of `source` under `home`, with PROMPTS requests and answers. */
 function writeAgentSession(home: string, source: number, i: number): void {
@@ -80,6 +95,27 @@ function writeAgentSession(home: string, source: number, i: number): void {
       }
       return write(path.join(home, '.config', 'Code', 'User', 'globalStorage', publisher, 'tasks', id, 'ui_messages.json'), JSON.stringify(ui));
     }
+    case 8: { // Aider: one history in the folder it ran in
+      const md = [`\n# aider chat started at 2026-11-01 00:00:${String(i % 60).padStart(2, '0')}\n`, '> Model: openai/x with whole edit format  \n'];
+      for (let k = 1; k <= PROMPTS; k++) {
+        md.push(`\n#### ${words(i, k)}  \n\ndone\n\n> Tokens: 600 sent, 1 received.  \n`);
+      }
+      return write(path.join(home, 'aider', String(i), '.aider.chat.history.md'), md.join(''));
+    }
+    case 10: { // OpenCode: rows of its database
+      const sid = `ses_${String(i).padStart(26, '0')}`;
+      openCodeRows.push(`INSERT INTO session VALUES (${sql(sid)}, NULL, ${sql(cwd)}, 't', '1.18.33', ${Date.parse(ts(i, 0))}, ${Date.parse(ts(i, PROMPTS))});`);
+      for (let k = 1; k <= PROMPTS; k++) {
+        const [u, a] = [`msg_${sid}_u${k}`, `msg_${sid}_a${k}`];
+        openCodeRows.push(
+          `INSERT INTO message VALUES (${sql(u)}, ${sql(sid)}, ${Date.parse(ts(i, k))}, ${sql(JSON.stringify({ role: 'user', time: { created: Date.parse(ts(i, k)) } }))});`,
+          `INSERT INTO part VALUES (${sql(`prt_${u}`)}, ${sql(u)}, ${sql(sid)}, ${sql(JSON.stringify({ type: 'text', text: words(i, k) }))});`,
+          `INSERT INTO message VALUES (${sql(a)}, ${sql(sid)}, ${Date.parse(ts(i, k)) + 1}, ${sql(JSON.stringify({ role: 'assistant', modelID: 'm', time: { created: Date.parse(ts(i, k)) + 1 } }))});`,
+          `INSERT INTO part VALUES (${sql(`prt_${a}`)}, ${sql(a)}, ${sql(sid)}, ${sql(JSON.stringify({ type: 'text', text: 'done' }))});`,
+        );
+      }
+      return;
+    }
     default: { // Continue
       const history = [];
       for (let k = 1; k <= PROMPTS; k++) {
@@ -120,15 +156,28 @@ async function main(): Promise<void> {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'secretary-agents-scan-'));
   try {
     const home = path.join(temp, 'home');
+    const db = sqlite();
+    const sources = db ? 11 : 10;
     for (let i = 0; i < FILES; i++) {
-      writeAgentSession(home, i % 9, i);
+      writeAgentSession(home, i % sources, i);
+    }
+    if (db) {
+      const dir = path.join(home, '.local', 'share', 'opencode');
+      fs.mkdirSync(dir, { recursive: true });
+      const d = new db.DatabaseSync(path.join(dir, 'opencode.db'));
+      // The columns of OpenCode 1.18.33 the hosts read.
+      d.exec(`CREATE TABLE session (id text PRIMARY KEY, parent_id text, directory text, title text, version text, time_created integer, time_updated integer);
+        CREATE TABLE message (id text PRIMARY KEY, session_id text, time_created integer, data text);
+        CREATE TABLE part (id text PRIMARY KEY, message_id text, session_id text, data text);
+        BEGIN; ${openCodeRows.join('\n')} COMMIT;`);
+      d.close();
     }
     const userData = path.join(temp, 'vscode');
     for (let i = 0; i < FILES; i++) {
       writeVscodeSession(userData, i);
     }
     // Cline, Roo Code and Kilo Code are found in the VS Code user-data folder of this fake home.
-    const roots = agentRoots({}, home);
+    const roots = { ...agentRoots({}, home), aider: fs.readdirSync(path.join(home, 'aider')).map((n) => path.join(home, 'aider', n)) };
     const agentFiles = () => agentSessionFiles(roots);
     const vscodeFiles = () => sessionsUnder(userData);
     const found = agentFiles().length;
@@ -159,7 +208,7 @@ async function main(): Promise<void> {
     };
     console.log(`| first scan, module loaded, fresh core each (median of 5, alternating) | files read | failed | MB | ms |`);
     console.log('|---|---:|---:|---:|---:|');
-    console.log(`| a home with all 9 agent sources (${FILES} sessions) | ${last.agents.read} | ${last.agents.failed} | ${(bytes(home) / 1e6).toFixed(1)} | ${median(times.agents).toFixed(1)} |`);
+    console.log(`| a home with all ${sources} agent sources (${FILES} sessions${db ? '' : '; no node:sqlite: OpenCode left out'}) | ${last.agents.read} | ${last.agents.failed} | ${(bytes(home) / 1e6).toFixed(1)} | ${median(times.agents).toFixed(1)} |`);
     console.log(`| ${FILES} VS Code chat sessions (same run) | ${last.vscode.read} | ${last.vscode.failed} | ${(bytes(userData) / 1e6).toFixed(1)} | ${median(times.vscode).toFixed(1)} |`);
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });

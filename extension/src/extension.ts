@@ -86,6 +86,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   const sources = config.get<string[]>('sources', []).filter((s) => typeof s === 'string' && s);
   const readAgents = sources.length === 0 || sources.some((s) => s !== 'vscode');
   const roots = agentRoots(process.env, undefined, taskUserDataDirs(elsewhere ? undefined : path.dirname(userDir)));
+  // Aider writes its history in the folder it runs in: this window's local folders.
+  roots.aider.push(...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
   const scope: SessionScope = readAgents
     ? {
         files: async () => [...(await built.scope.files()), ...agentSessionFiles(roots)],

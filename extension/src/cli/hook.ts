@@ -158,6 +158,8 @@ export function findLog(agent: DialogSource, input: HookInput, roots: AgentRoots
     qwen: '',
     tasks: [],
     continue: '',
+    opencode: '',
+    aider: [],
     [agent === 'claude-code' ? 'claude' : agent === 'codex' ? 'codex' : 'copilot']: root,
   };
   for (const { path: file } of agentSessionFiles(only)) {

@@ -11,6 +11,7 @@ import { stderrLogger, type Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
 import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
+import { parseOpenCodePath, readOpenCodeSession } from '../sessions/opencode';
 import { formatDialog, formatToolResult } from './format';
 import { exitQuietlyWhenOutputCloses } from './output';
 import { errorMessage } from '../log';
@@ -18,7 +19,8 @@ import { errorMessage } from '../log';
 const USAGE = `secretary — Copilot Chat Secretary on the command line
 
 Usage:
-  secretary show <session file> [--json]        the parsed dialog of one session file
+  secretary show <session file> [--json]        the parsed dialog of one session file (an OpenCode
+                                                session: <opencode.db>#<sessionID>)
   secretary sessions [--storage <dir>] [--json] dialogs found under VS Code user-data folders
   secretary first [--session <id>]              the first request of the current dialog
   secretary request <n> [--session <id>]        the full text of request n (1-based)
@@ -48,7 +50,7 @@ Options:
                       repeatable; default: every VS Code, Insiders, VSCodium, Server, code-server folder found,
                       plus the logs of Copilot CLI, Claude Code and Codex (docs/agents.md)
   --source <name>     serve only these sources' dialogs: vscode, copilot-cli, claude-code, codex,
-                      gemini-cli, qwen-code, cline, roo-code, kilo-code, continue
+                      gemini-cli, qwen-code, cline, roo-code, kilo-code, continue, opencode, aider
                       (repeatable or comma-separated); \`show --source\`: read the file as that format
   --current-from <s>  the agent whose own latest session of the folder is the current dialog
                       (\`mcp\` detects it from the client; see docs/agents.md)
@@ -246,7 +248,9 @@ function show(core: WasmCore, rest: string[], json: boolean, source: string | un
   }
   let bytes: Buffer;
   try {
-    bytes = readBounded(file, { maxBytes: core.run((_h, m) => m.maxSessionBytes()) });
+    const maxBytes = core.run((_h, m) => m.maxSessionBytes());
+    // An OpenCode session, `<opencode.db>#<sessionID>`, is read from OpenCode's database.
+    bytes = parseOpenCodePath(file) ? Buffer.from(readOpenCodeSession(file, 0, maxBytes)) : readBounded(file, { maxBytes });
   } catch (err) {
     const error = err as NodeJS.ErrnoException;
     process.stderr.write(`secretary: cannot read ${file}: ${error.code ?? error.message ?? String(err)}\n`);

@@ -4,6 +4,7 @@ import * as path from 'path';
 import type { DialogSource } from '../core/generated/DialogSource';
 import { readBounded } from '../host/boundedRead';
 import { defaultUserDataDirs, folderKey, isDir, isFile, listDir, type SessionFile } from './discovery';
+import { openCodeDataDir, openCodeSessionFiles } from './opencode';
 
 /** The agents whose own session logs the Secretary reads, as the core names them. */
 export type { DialogSource };
@@ -18,6 +19,8 @@ export const DIALOG_SOURCES: readonly DialogSource[] = [
   'roo-code',
   'kilo-code',
   'continue',
+  'opencode',
+  'aider',
 ];
 
 /** The `globalStorage` folders (publisher.name, as VS Code spells them: lower case) of the VS Code
@@ -45,7 +48,16 @@ export interface AgentRoots {
   /** `$CONTINUE_GLOBAL_DIR/sessions`, else `~/.continue/sessions`: one `<sessionId>.json` per
    * session beside the `sessions.json` index. */
   continue: string;
+  /** OpenCode's data folder, `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode` (on every
+   * platform): its sessions are in the SQLite database `opencode.db` there (`opencode.ts`). */
+  opencode: string;
+  /** The folders whose `.aider.chat.history.md` is read (Aider writes it in the folder it runs
+   * in): the hosts' workspace folders, and the folder of `$AIDER_CHAT_HISTORY_FILE`. */
+  aider: string[];
 }
+
+/** The name Aider gives its chat history, in the folder it runs in. */
+export const AIDER_HISTORY = '.aider.chat.history.md';
 
 export function agentRoots(
   env: NodeJS.ProcessEnv = process.env,
@@ -66,6 +78,8 @@ export function agentRoots(
     gemini: path.join(env.GEMINI_CLI_HOME || home, '.gemini', 'tmp'),
     qwen: path.join(home, '.qwen', 'projects'),
     continue: path.join(env.CONTINUE_GLOBAL_DIR || path.join(home, '.continue'), 'sessions'),
+    opencode: openCodeDataDir(env, home),
+    aider: env.AIDER_CHAT_HISTORY_FILE && path.basename(env.AIDER_CHAT_HISTORY_FILE) === AIDER_HISTORY ? [path.dirname(env.AIDER_CHAT_HISTORY_FILE)] : [],
     tasks: userDataDirs.flatMap((dir) => TASK_EXTENSIONS.map((ext) => path.join(dir, 'User', 'globalStorage', ext, 'tasks'))),
   };
 }
@@ -80,7 +94,7 @@ export function taskUserDataDirs(own: string | undefined, env: NodeJS.ProcessEnv
 
 /** The roots as a list, for messages. */
 export function agentRootList(roots: AgentRoots): string[] {
-  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, ...roots.tasks.filter(isDir)];
+  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, roots.opencode, ...roots.aider, ...roots.tasks.filter(isDir)];
 }
 
 /** The most a `.project_root` file is read (a path). */
@@ -105,7 +119,7 @@ function geminiProjectRoot(projectDir: string): string | undefined {
  * `sessions/YYYY/MM/DD/rollout-*.jsonl`. The workspace is left to the core, which reads the
  * folder from the log itself (`cwd`).
  */
-export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile[] {
+export function agentSessionFiles(roots: AgentRoots = agentRoots(), problems?: Map<string, string>): SessionFile[] {
   const found: SessionFile[] = [];
   const add = (file: string) => found.push({ path: file, workspace: undefined, kind: 'agent' });
   for (const name of listDir(roots.copilot).sort()) {
@@ -157,6 +171,13 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile
       add(path.join(roots.continue, name));
     }
   }
+  // OpenCode's sessions from its database; Aider's history of each folder read (one per folder).
+  found.push(...openCodeSessionFiles(roots.opencode, problems));
+  for (const dir of new Set(roots.aider)) {
+    if (isFile(path.join(dir, AIDER_HISTORY))) {
+      add(path.join(dir, AIDER_HISTORY));
+    }
+  }
   // Cline, Roo Code, Kilo Code: the core reads the folder from the task's first request.
   for (const tasks of roots.tasks) {
     for (const task of listDir(tasks).sort()) {
@@ -191,8 +212,9 @@ export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = 
   for (const tasks of roots.tasks) {
     dirs.push(...(isDir(tasks) ? [tasks, ...subdirs(tasks)] : [path.dirname(tasks)]));
   }
-  dirs.push(roots.continue);
-  for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue]) {
+  // OpenCode writes its database's WAL there; Aider appends its history in the folder it runs in.
+  dirs.push(roots.continue, roots.opencode, ...roots.aider);
+  for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, roots.opencode]) {
     const parent = path.dirname(root);
     if (!isDir(root) && path.resolve(parent) !== path.resolve(home)) {
       dirs.push(parent);
@@ -235,6 +257,12 @@ export function agentOfClient(clientName: string | undefined, env: NodeJS.Proces
   }
   if (name.includes('qwen')) {
     return 'qwen-code';
+  }
+  if (name === 'opencode') {
+    return 'opencode';
+  }
+  if (name.startsWith('continue')) {
+    return 'continue';
   }
   if (name.includes('visual studio code') || name.includes('vscode')) {
     return undefined;

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { kindOf, readBounded, readBoundedAsync } from '../host/boundedRead';
+import { openCodeSessionExists, parseOpenCodePath, readOpenCodeSession, statOpenCodeSession } from './opencode';
 
 /** What a sync needs to know of a session file before it asks the core for a plan. */
 export interface StorageStat {
@@ -51,15 +52,22 @@ function storageStat(stat: fs.Stats): StorageStat {
   return { size: stat.size, mtimeMs: stat.mtimeMs, ...(stat.isFile() ? {} : { notAFile: kindOf(stat) }) };
 }
 
-/** The session files of this machine, through Node `fs` and the hosts' one bounded reader: only
+/** The session files of this machine, through Node `fs` and the hosts' one bounded reader (OpenCode's
+ * sessions, `<db>#<sessionID>`, through its database: `opencode.ts`): only
  * what the stat promised is read (a log growing meanwhile is read up to there, the next read takes
  * the rest; `/proc` files read as empty). */
 export const nodeChatStorage: ChatStorage = {
   async stat(file) {
-    return storageStat(await fs.promises.stat(file));
+    return parseOpenCodePath(file) ? statOpenCodeSession(file) : storageStat(await fs.promises.stat(file));
   },
-  read: (file, offset, maxBytes) => readBoundedAsync(file, { maxBytes, offset, statSizeOnly: true }),
+  read: (file, offset, maxBytes) =>
+    parseOpenCodePath(file)
+      ? Promise.resolve().then(() => readOpenCodeSession(file, offset, maxBytes))
+      : readBoundedAsync(file, { maxBytes, offset, statSizeOnly: true }),
   async exists(file) {
+    if (parseOpenCodePath(file)) {
+      return openCodeSessionExists(file);
+    }
     try {
       await fs.promises.access(file);
       return true;
@@ -68,8 +76,9 @@ export const nodeChatStorage: ChatStorage = {
     }
   },
   sync: {
-    stat: (file) => storageStat(fs.statSync(file)),
-    read: (file, offset, maxBytes) => readBounded(file, { maxBytes, offset, statSizeOnly: true }),
+    stat: (file) => (parseOpenCodePath(file) ? statOpenCodeSession(file) : storageStat(fs.statSync(file))),
+    read: (file, offset, maxBytes) =>
+      parseOpenCodePath(file) ? readOpenCodeSession(file, offset, maxBytes) : readBounded(file, { maxBytes, offset, statSizeOnly: true }),
   },
   join: (dir, name) => path.join(dir, name),
   watch(dir, listener, onError) {

@@ -1,6 +1,7 @@
 import { CoreTrapError, type WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 import { nodeChatStorage, type ChatStorage, type StorageStat, type StorageWatcher } from './chatStorage';
+import { AIDER_HISTORY } from './agents';
 import type { SessionFile } from './discovery';
 import { Quarantine, ResetBackoff } from './quarantine';
 import { errorMessage } from '../log';
@@ -454,7 +455,8 @@ export function mayConcernSessions(name: string | Buffer | null | undefined): bo
     return true;
   }
   const ext = text.slice(dot).toLowerCase();
-  return ext === '.json' || ext === '.jsonl';
+  // Aider's Markdown history; OpenCode's database and its write-ahead log (a full sync re-lists it).
+  return ext === '.json' || ext === '.jsonl' || text === AIDER_HISTORY || /^opencode\.db(-wal)?$/.test(text);
 }
 
 /** How many files a sync stats and reads ahead of the one the core is applying (asynchronous reads). */

@@ -42,10 +42,15 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
   }
   // Agent logs (Copilot CLI, Claude Code, Codex) are read unless --storage names the folders.
   const agents = explicit ? undefined : agentRoots();
+  // Aider keeps its history in the folder it ran in: the workspace's (a folder), else this one.
+  if (agents) {
+    const folder = options.workspace !== undefined && !/^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(options.workspace) ? options.workspace : process.cwd();
+    agents.aider.push(path.resolve(folder));
+  }
   const problems: FolderProblems = new Map();
   const files = (): SessionFile[] => {
     problems.clear();
-    return [...roots.flatMap((root) => sessionsUnder(root, problems)), ...(agents ? agentSessionFiles(agents) : [])];
+    return [...roots.flatMap((root) => sessionsUnder(root, problems)), ...(agents ? agentSessionFiles(agents, problems) : [])];
   };
   const sources = parseSources(options.source);
   const currentFrom = options['current-from'] ? parseSources([options['current-from']])[0] : undefined;

@@ -146,6 +146,8 @@ const AGENT_NAMES: Readonly<Record<string, string>> = {
   'roo-code': 'Roo Code',
   'kilo-code': 'Kilo Code',
   continue: 'Continue',
+  opencode: 'OpenCode',
+  aider: 'Aider',
 };
 
 export function agentName(dialog: { source?: string }): string | undefined {

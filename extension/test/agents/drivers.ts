@@ -3,6 +3,8 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
+import { makeMoreAgent, moreAgentCommand, type MoreAgentName } from './moreDrivers';
+
 /**
  * The real agent CLIs, each driven for one turn at a time against the scripted model
  * (`modelServer.ts`), with `secretary mcp` configured the way docs/agents.md tells a user to.
@@ -11,7 +13,7 @@ import * as path from 'path';
  * were found by reading each package and running it (docs/agents.md, "Real agents in the tests").
  */
 
-export type AgentName = 'copilot' | 'claude' | 'codex' | 'gemini' | 'qwen';
+export type AgentName = 'copilot' | 'claude' | 'codex' | 'gemini' | 'qwen' | MoreAgentName;
 
 export interface TurnResult {
   code: number | null;
@@ -23,7 +25,7 @@ export interface TurnResult {
 export interface Agent {
   name: AgentName;
   /** The source the Secretary calls this agent's dialogs by. */
-  source: 'copilot-cli' | 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code';
+  source: 'copilot-cli' | 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'opencode' | 'aider' | 'continue';
   /** The working folder the agent runs in (one per agent home). */
   work: string;
   home: string;
@@ -51,6 +53,9 @@ export interface AgentOptions {
 
 /** Where each agent is installed by scripts/agents-setup. */
 export function agentCommand(root: string, name: AgentName): string {
+  if (name === 'opencode' || name === 'aider' || name === 'continue') {
+    return moreAgentCommand(root, name);
+  }
   const bin = { copilot: 'copilot', claude: 'claude', codex: 'codex', gemini: 'gemini', qwen: 'qwen' }[name];
   return path.join(root, '.tools', 'agents', name, 'node_modules', '.bin', bin);
 }
@@ -138,6 +143,9 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
   }
   if (name === 'gemini' || name === 'qwen') {
     return geminiLike(name, options, work, base, mcp);
+  }
+  if (name === 'opencode' || name === 'aider' || name === 'continue') {
+    return makeMoreAgent(name, options, work, base, mcp, run);
   }
   const codexHome = path.join(options.home, '.codex');
   fs.mkdirSync(codexHome, { recursive: true });

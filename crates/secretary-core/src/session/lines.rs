@@ -28,6 +28,10 @@ pub(crate) trait LineSink {
         false
     }
 
+    /// Called for a blank line (a JSON log has none that matter; Aider's Markdown ends a message
+    /// with one).
+    fn blank_line(&mut self) {}
+
     /// Called when a line starts over from a complete state (`kind: 0`): earlier diagnostics no
     /// longer describe anything and can be dropped.
     fn take_reset(&mut self) -> bool {
@@ -251,6 +255,7 @@ impl<S: LineSink> LineLog<S> {
 
     fn apply(&mut self, line: &[u8]) -> Result<bool, String> {
         if is_blank(line) {
+            self.sink.blank_line();
             return Ok(false);
         }
         if self.sink.request_count() >= super::MAX_REQUESTS {

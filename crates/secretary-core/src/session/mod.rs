@@ -128,6 +128,8 @@ pub(crate) enum FileKind {
     Task(agents::cline::TaskAgent),
     /// A Continue session: one JSON object rewritten in place.
     Continue,
+    /// An OpenCode session: what a host read from OpenCode's database, or an `opencode export`.
+    OpenCode,
 }
 
 /// The first key of the first non-blank line, if it is a plain short string (cheap sniffing that
@@ -196,6 +198,12 @@ pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> FileKind {
     }
     if agents::continue_dev::detect(file_name) {
         return FileKind::Continue;
+    }
+    if agents::opencode::detect(file_name) || first_key(bytes) == Some(b"info".as_slice()) {
+        return FileKind::OpenCode;
+    }
+    if agents::aider::detect(file_name) {
+        return FileKind::Agent(agents::Agent::Aider);
     }
     if let Some(agent) = agents::detect(file_name, bytes) {
         return FileKind::Agent(agent);
@@ -478,6 +486,13 @@ fn read_full_as(
                 LiveReader::Whole,
             ))
         }
+        FileKind::OpenCode => {
+            let state = agents::opencode::read(bytes, None)?;
+            Ok((
+                agents::opencode::dialog(&state, file_name),
+                LiveReader::Whole,
+            ))
+        }
         FileKind::Agent(agent) => {
             let mut log = agents::new_log(agent, None);
             log.feed(bytes);
@@ -581,13 +596,17 @@ pub fn parse_as(
         DialogSource::RooCode => FileKind::Task(agents::cline::TaskAgent::RooCode),
         DialogSource::KiloCode => FileKind::Task(agents::cline::TaskAgent::KiloCode),
         DialogSource::Continue => FileKind::Continue,
+        DialogSource::OpenCode => FileKind::OpenCode,
+        DialogSource::Aider => FileKind::Agent(agents::Agent::Aider),
         DialogSource::Vscode => match detect(file_name, bytes) {
-            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue
+            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue | FileKind::OpenCode
                 if file_name.to_ascii_lowercase().ends_with(".json") =>
             {
                 FileKind::Json
             }
-            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue => FileKind::Transcript,
+            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue | FileKind::OpenCode => {
+                FileKind::Transcript
+            }
             other => other,
         },
     };
@@ -656,6 +675,10 @@ fn response_details_by(
         }
         FileKind::Continue => {
             let state = agents::continue_dev::read(bytes, slot)?;
+            whole_details(&state.common, slot, index)
+        }
+        FileKind::OpenCode => {
+            let state = agents::opencode::read(bytes, slot)?;
             whole_details(&state.common, slot, index)
         }
         FileKind::Transcript => {

@@ -38,11 +38,16 @@ pub enum SessionFormat {
     KiloCode,
     /// Continue: `~/.continue/sessions/<sessionId>.json`.
     Continue,
+    /// OpenCode: a session of `~/.local/share/opencode/opencode.db` (SQLite, read by the host), or
+    /// an `opencode export` of one.
+    OpenCode,
+    /// Aider: `.aider.chat.history.md` in the folder it ran in.
+    Aider,
 }
 
 /// Which agent wrote a dialog: VS Code's chat, or one of the terminal agents whose own history
 /// the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`,
-/// `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`.
+/// `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`, `opencode`, `aider`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
@@ -59,10 +64,13 @@ pub enum DialogSource {
     RooCode,
     KiloCode,
     Continue,
+    #[serde(rename = "opencode")]
+    OpenCode,
+    Aider,
 }
 
 impl DialogSource {
-    pub const ALL: [DialogSource; 10] = [
+    pub const ALL: [DialogSource; 12] = [
         DialogSource::Vscode,
         DialogSource::CopilotCli,
         DialogSource::ClaudeCode,
@@ -73,6 +81,8 @@ impl DialogSource {
         DialogSource::RooCode,
         DialogSource::KiloCode,
         DialogSource::Continue,
+        DialogSource::OpenCode,
+        DialogSource::Aider,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -87,6 +97,8 @@ impl DialogSource {
             DialogSource::RooCode => "roo-code",
             DialogSource::KiloCode => "kilo-code",
             DialogSource::Continue => "continue",
+            DialogSource::OpenCode => "opencode",
+            DialogSource::Aider => "aider",
         }
     }
 
@@ -121,6 +133,8 @@ impl SessionFormat {
             SessionFormat::RooCode => DialogSource::RooCode,
             SessionFormat::KiloCode => DialogSource::KiloCode,
             SessionFormat::Continue => DialogSource::Continue,
+            SessionFormat::OpenCode => DialogSource::OpenCode,
+            SessionFormat::Aider => DialogSource::Aider,
             _ => DialogSource::Vscode,
         }
     }

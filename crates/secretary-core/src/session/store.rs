@@ -103,7 +103,9 @@ impl Entry {
             | SessionFormat::Cline
             | SessionFormat::RooCode
             | SessionFormat::KiloCode
-            | SessionFormat::Continue => 4,
+            | SessionFormat::Continue
+            | SessionFormat::OpenCode
+            | SessionFormat::Aider => 4,
         }
     }
 
@@ -426,12 +428,17 @@ impl SessionStore {
                     FileKind::Agent(agent) => agent.format(),
                     FileKind::Task(agent) => agent.format(),
                     FileKind::Continue => SessionFormat::Continue,
+                    FileKind::OpenCode => SessionFormat::OpenCode,
                 };
                 let mut dialog = empty_dialog(format);
                 dialog.session_id = match format {
                     SessionFormat::Cline | SessionFormat::RooCode | SessionFormat::KiloCode => {
                         super::agents::cline::task_id(path)
                     }
+                    SessionFormat::OpenCode if super::agents::opencode::detect(path) => path
+                        .rsplit_once('#')
+                        .map_or_else(|| file_stem(path), |(_, id)| id.to_string()),
+                    SessionFormat::Aider => super::agents::aider::session_id_of(path),
                     _ => file_stem(path),
                 };
                 dialog.title = "Untitled dialog".to_string();

@@ -1,7 +1,9 @@
-//! Continue (the VS Code and JetBrains extension `Continue.continue`): one JSON file per session,
-//! `~/.continue/sessions/<sessionId>.json` (`CONTINUE_GLOBAL_DIR` moves `~/.continue`), beside the
-//! index `sessions.json` (a list, not a session). Checked on public descriptions and test data
-//! only (the extension cannot run outside an IDE here): see `docs/agents.md`.
+//! Continue (the VS Code and JetBrains extension `Continue.continue`, and its `cn` CLI, npm
+//! `@continuedev/cli`): one JSON file per session, `~/.continue/sessions/<sessionId>.json`
+//! (`CONTINUE_GLOBAL_DIR` moves `~/.continue`), beside the index `sessions.json` (a list, not a
+//! session). Checked on the files `cn` 1.5.47 wrote offline (the extension cannot run outside an
+//! IDE here): see `docs/agents.md`. `cn` writes the same shape, with `usage`, `editorState` and
+//! the assistant's `toolCalls` / `toolCallStates` besides.
 //!
 //! A session is `{sessionId, title, workspaceDirectory, history: [{message: {role, content},
 //! contextItems, ...}], mode?, chatModelTitle?}`, rewritten as a whole: it is read as a whole file.
@@ -32,6 +34,10 @@ pub(crate) fn detect(file_name: &str) -> bool {
         && base != "sessions.json"
 }
 
+/// The titles Continue gives a session before it has one: `New Session` (the IDE extension),
+/// `Untitled Session` (the `cn` CLI 1.5.47).
+const PLACEHOLDER_TITLES: &[&str] = &["New Session", "Untitled Session"];
+
 #[derive(Deserialize)]
 struct Session<'a> {
     #[serde(rename = "sessionId", borrow, default)]
@@ -58,6 +64,9 @@ struct Message<'a> {
     role: Option<&'a RawValue>,
     #[serde(borrow, default)]
     content: Option<&'a RawValue>,
+    /// The `cn` CLI's tool calls, on the assistant message (it writes no `tool` messages).
+    #[serde(rename = "toolCalls", borrow, default)]
+    tool_calls: Option<Vec<&'a RawValue>>,
 }
 
 #[derive(Deserialize)]
@@ -148,7 +157,7 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
     };
     let c = &mut state.common;
     c.session_id = raw_str(session.session_id).filter(|id| !id.is_empty());
-    c.title = raw_str(session.title).filter(|t| t != "New Session");
+    c.title = raw_str(session.title).filter(|t| !PLACEHOLDER_TITLES.contains(&t.as_str()));
     c.folder = raw_str(session.workspace_directory).and_then(|w| folder_of(&w));
     c.model = raw_str(session.chat_model_title).filter(|m| !m.is_empty());
     for item in items {
@@ -173,19 +182,17 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
                 }
             }
             Some("assistant") => {
+                let wants = c.wants_details();
                 c.answered(None, content_text(message.content));
                 if let Some(turn) = c.turns.last_mut() {
                     turn.done = true;
-                }
-            }
-            Some("tool") => {
-                if c.wants_details() {
-                    if let Some(turn) = c.turns.last_mut() {
-                        turn.tool_calls += 1;
+                    if wants {
+                        turn.tool_calls += message.tool_calls.map_or(0, |calls| calls.len());
                     }
                 }
             }
-            Some("thinking" | "system") => {}
+            // A tool's result answers one of the assistant's `toolCalls`, counted there.
+            Some("thinking" | "system" | "tool") => {}
             Some(other) => c.unknown_type(other),
             None => state.odd += 1,
         }

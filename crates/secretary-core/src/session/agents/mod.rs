@@ -14,12 +14,14 @@
 //! VS Code's sessions and their shapes move fast; small `serde` structs that borrow `RawValue`s
 //! (no allocation for the skipped parts) are easy to keep up to date and just as liberal.
 
+pub(crate) mod aider;
 pub(crate) mod claude_code;
 pub(crate) mod cline;
 pub(crate) mod codex;
 pub(crate) mod continue_dev;
 pub(crate) mod copilot_cli;
 pub(crate) mod gemini_cli;
+pub(crate) mod opencode;
 pub(crate) mod qwen_code;
 
 use std::collections::BTreeMap;
@@ -77,6 +79,7 @@ pub(crate) enum Agent {
     Codex,
     GeminiCli,
     QwenCode,
+    Aider,
 }
 
 impl Agent {
@@ -87,6 +90,7 @@ impl Agent {
             Agent::Codex => SessionFormat::Codex,
             Agent::GeminiCli => SessionFormat::GeminiCli,
             Agent::QwenCode => SessionFormat::QwenCode,
+            Agent::Aider => SessionFormat::Aider,
         }
     }
 }
@@ -315,6 +319,16 @@ impl Common {
         Some((response_text(&turn.markdown), turn.tool_calls))
     }
 
+    /// The dialog of a whole-file session read at once (OpenCode's), in `format`.
+    pub(crate) fn whole_dialog(
+        &self,
+        format: SessionFormat,
+        file_name: &str,
+        extra_diags: Vec<String>,
+    ) -> Dialog {
+        build(self, format, &self.turns, file_name, extra_diags)
+    }
+
     /// Builds the dialog from the state and replaces `dialog` when it differs.
     pub(crate) fn refresh(
         &self,
@@ -324,7 +338,7 @@ impl Common {
         file_name: &str,
         extra_diags: Vec<String>,
     ) -> bool {
-        let fresh = build(self, agent, turns, file_name, extra_diags);
+        let fresh = build(self, agent.format(), turns, file_name, extra_diags);
         if *dialog == fresh {
             return false;
         }
@@ -355,7 +369,7 @@ pub(crate) fn turn_status(turn: &Turn, last: bool) -> RequestStatus {
 
 fn build(
     common: &Common,
-    agent: Agent,
+    format: SessionFormat,
     turns: &[Turn],
     file_name: &str,
     extra_diags: Vec<String>,
@@ -482,6 +496,7 @@ pub(crate) enum AgentSink {
     Codex(codex::CodexState),
     GeminiCli(gemini_cli::GeminiState),
     QwenCode(qwen_code::QwenState),
+    Aider(aider::AiderState),
 }
 
 impl AgentSink {
@@ -493,6 +508,7 @@ impl AgentSink {
             Agent::Codex => AgentSink::Codex(codex::CodexState::new(details)),
             Agent::GeminiCli => AgentSink::GeminiCli(gemini_cli::GeminiState::new(details)),
             Agent::QwenCode => AgentSink::QwenCode(qwen_code::QwenState::new(details)),
+            Agent::Aider => AgentSink::Aider(aider::AiderState::new(details)),
         }
     }
 
@@ -503,6 +519,7 @@ impl AgentSink {
             AgentSink::Codex(s) => s.common.events,
             AgentSink::GeminiCli(s) => s.common.events,
             AgentSink::QwenCode(s) => s.common.events,
+            AgentSink::Aider(s) => s.events(),
         }
     }
 
@@ -513,6 +530,7 @@ impl AgentSink {
             AgentSink::Codex(s) => s.turns().len(),
             AgentSink::GeminiCli(s) => s.common.turns.len(),
             AgentSink::QwenCode(s) => s.common.turns.len(),
+            AgentSink::Aider(s) => s.common.turns.len(),
         }
     }
 
@@ -523,6 +541,7 @@ impl AgentSink {
             AgentSink::Codex(s) => s.details_of(position),
             AgentSink::GeminiCli(s) => s.common.details_of(position),
             AgentSink::QwenCode(s) => s.common.details_of(position),
+            AgentSink::Aider(s) => s.common.details_of(position),
         }
     }
 }
@@ -535,6 +554,13 @@ impl LineSink for AgentSink {
             AgentSink::Codex(s) => s.apply_line(line),
             AgentSink::GeminiCli(s) => s.apply_line(line),
             AgentSink::QwenCode(s) => s.apply_line(line),
+            AgentSink::Aider(s) => s.apply_line(line),
+        }
+    }
+
+    fn blank_line(&mut self) {
+        if let AgentSink::Aider(s) = self {
+            s.blank_line();
         }
     }
 
@@ -563,6 +589,7 @@ impl LineSink for AgentSink {
                 file_name,
                 extra_diags,
             ),
+            AgentSink::Aider(s) => s.refresh(dialog, file_name, extra_diags),
         }
     }
 

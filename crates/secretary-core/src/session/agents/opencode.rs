@@ -1,0 +1,243 @@
+//! OpenCode (npm `opencode-ai`): one session as `opencode export <sessionID>` prints it, `{info,
+//! messages: [{info, parts}]}` (measured with opencode-ai 1.18.33 running offline). OpenCode keeps
+//! its sessions in a SQLite database, `opencode.db` in its data folder; the hosts read a session's
+//! rows from it (`session`, `message`, `part`: each `data` column is the JSON of a message's or a
+//! part's info) and hand the core this same shape, so an exported file reads the same way.
+//!
+//! `info` is the session: `{id, title, directory, parentID?, version, time: {created, updated}}`.
+//! A message's `info` is `{id, role, time: {created}, modelID?, model?: {modelID}}`; its `parts`
+//! are `{type, text?, synthetic?, ignored?}`. A request is a `user` message's `text` parts, without
+//! the `synthetic` ones (OpenCode's own additions: a file's contents, a command's expansion notes)
+//! and the `ignored` ones; a user message without such text (a compaction marker, an attached file
+//! alone) is none. A sub-agent's session (`parentID`) holds the agent's prompts, not the person's:
+//! it is not a dialog. OpenCode titles a new session `New session - <time>` until the model names
+//! it: that placeholder is no title.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::{raw_str, raw_time, raw_true, whole_json_text, Common, Turn};
+use crate::session::model::{Dialog, SessionFormat};
+use crate::session::{json_error, SessionError, MAX_REQUESTS};
+
+/// Whether `file_name` is a session the hosts read from OpenCode's database: `<db>#<sessionID>`.
+pub(crate) fn detect(file_name: &str) -> bool {
+    file_name.rsplit_once('#').is_some_and(|(db, id)| {
+        db.to_ascii_lowercase().ends_with("opencode.db") && id.starts_with("ses_")
+    })
+}
+
+#[derive(Deserialize)]
+struct Export<'a> {
+    #[serde(borrow, default)]
+    info: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    messages: Option<Vec<&'a RawValue>>,
+}
+
+#[derive(Deserialize)]
+struct SessionInfo<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    title: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    directory: Option<&'a RawValue>,
+    #[serde(rename = "parentID", borrow, default)]
+    parent_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    time: Option<Time<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Time<'a> {
+    #[serde(borrow, default)]
+    created: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    updated: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    completed: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Message<'a> {
+    /// The hosts put the message's id beside its `info` (the database keeps it in a column).
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    info: Option<MessageInfo<'a>>,
+    #[serde(borrow, default)]
+    parts: Option<Vec<Part<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct MessageInfo<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    time: Option<Time<'a>>,
+    #[serde(rename = "modelID", borrow, default)]
+    model_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Part<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    text: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    synthetic: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    ignored: Option<&'a RawValue>,
+}
+
+/// OpenCode's placeholder title of a session the model has not named yet.
+fn placeholder_title(title: &str) -> bool {
+    title.starts_with("New session - ") || title.starts_with("Child session - ")
+}
+
+/// The reduced state of an OpenCode session.
+#[derive(Debug, Clone)]
+pub(crate) struct OpenCodeState {
+    pub common: Common,
+    /// Messages that are not `{info: {role: user|assistant}, parts}`.
+    odd: usize,
+}
+
+/// Reads a whole session (an export, or what a host read from the database).
+pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState, SessionError> {
+    let text = whole_json_text(bytes, "an object", "an OpenCode session object")?;
+    let export: Export = serde_json::from_str(&text).map_err(json_error)?;
+    let (Some(info), Some(messages)) = (export.info, export.messages) else {
+        return Err(SessionError::NotASession(
+            "a JSON object without `info` and `messages`".into(),
+        ));
+    };
+    let info: SessionInfo = serde_json::from_str(info.get())
+        .map_err(|_| SessionError::NotASession("`info` is not an object".into()))?;
+    if let Some(parent) = raw_str(info.parent_id) {
+        return Err(SessionError::NotASession(format!(
+            "a sub-agent's session (parent {}): its prompts are the agent's, not the person's",
+            crate::text::preview(&parent, 40)
+        )));
+    }
+    let mut state = OpenCodeState {
+        common: Common::new(details),
+        odd: 0,
+    };
+    let c = &mut state.common;
+    c.session_id = raw_str(info.id).filter(|id| !id.is_empty());
+    c.title = raw_str(info.title).filter(|t| !t.trim().is_empty() && !placeholder_title(t));
+    c.folder = raw_str(info.directory).filter(|d| !d.is_empty() && d.len() <= 4096);
+    if let Some(time) = &info.time {
+        c.start = raw_time(time.created);
+        c.seen_at(raw_time(time.updated));
+    }
+    for message in messages {
+        let Ok(message) = serde_json::from_str::<Message>(message.get()) else {
+            state.odd += 1;
+            continue;
+        };
+        let Some(info) = message.info else {
+            state.odd += 1;
+            continue;
+        };
+        let c = &mut state.common;
+        c.events += 1;
+        let created = info.time.as_ref().and_then(|t| raw_time(t.created));
+        c.seen_at(created);
+        let parts = message.parts.unwrap_or_default();
+        match raw_str(info.role).as_deref() {
+            Some("user") => {
+                let texts: Vec<String> = parts
+                    .iter()
+                    .filter(|p| raw_str(p.kind).as_deref() == Some("text"))
+                    .filter(|p| !raw_true(p.synthetic) && !raw_true(p.ignored))
+                    .filter_map(|p| raw_str(p.text))
+                    .collect();
+                let text = texts.join("\n");
+                if text.trim().is_empty() || c.turns.len() >= MAX_REQUESTS {
+                    continue;
+                }
+                if let Some(turn) = c.turns.last_mut() {
+                    turn.done = true;
+                }
+                let model = c.model.clone();
+                c.turns.push(Turn {
+                    id: raw_str(info.id).or_else(|| raw_str(message.id)),
+                    text,
+                    timestamp: created,
+                    model,
+                    ..Default::default()
+                });
+            }
+            Some("assistant") => {
+                let completed = info.time.as_ref().and_then(|t| raw_time(t.completed));
+                c.seen_at(completed);
+                let wants = c.wants_details();
+                let text = wants.then(|| {
+                    parts
+                        .iter()
+                        .filter(|p| raw_str(p.kind).as_deref() == Some("text"))
+                        .filter_map(|p| raw_str(p.text))
+                        .collect::<Vec<_>>()
+                        .join("\n\n")
+                });
+                c.answered(raw_str(info.model_id), text);
+                let tools = parts
+                    .iter()
+                    .filter(|p| raw_str(p.kind).as_deref() == Some("tool"))
+                    .count();
+                if let Some(turn) = c.turns.last_mut() {
+                    if wants {
+                        turn.tool_calls += tools;
+                    }
+                    if info.error.is_some_and(|e| e.get() != "null") {
+                        turn.failed = true;
+                    } else if completed.is_some() {
+                        turn.done = true;
+                    }
+                }
+            }
+            // `system` or a role of a newer version: not the person's, counted.
+            _ => state.odd += 1,
+        }
+    }
+    Ok(state)
+}
+
+/// The dialog of a session read by [`read`].
+pub(crate) fn dialog(state: &OpenCodeState, file_name: &str) -> Dialog {
+    let mut extra = Vec::new();
+    if state.odd > 0 {
+        let n = state.odd;
+        let what = if n == 1 { "message" } else { "messages" };
+        extra.push(format!("{n} {what} without a known `info.role` skipped"));
+    }
+    state
+        .common
+        .whole_dialog(SessionFormat::OpenCode, file_name, extra)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_sessions_are_named_by_the_database_and_id() {
+        assert!(detect(
+            "/home/me/.local/share/opencode/opencode.db#ses_df04b5ed1ffe6aZd1G"
+        ));
+        assert!(detect(
+            "C:\\Users\\me\\.local\\share\\opencode\\opencode.db#ses_1"
+        ));
+        assert!(!detect("/home/me/opencode.db"));
+        assert!(!detect("/home/me/notes.db#ses_1"));
+        assert!(!detect("/home/me/opencode.db#msg_1"));
+    }
+}
