@@ -381,7 +381,7 @@ fn build(
         custom_title: common.title.clone().map(Got::Val),
         ..Default::default()
     };
-    let mut dialog = dialog_of(agent.format(), turns, &header, file_name, extra_diags);
+    let mut dialog = dialog_of(format, turns, &header, file_name, extra_diags);
     dialog.folder = common.folder.clone();
     push_capped(
         &mut dialog.diagnostics,
