@@ -22,6 +22,7 @@ written about things; the searches are written by people asking for things ("can
 """
 
 import argparse
+import importlib.util
 import json
 import random
 import re
@@ -36,20 +37,12 @@ MAGIC = b"SCEMB001"
 
 
 def read_sharegpt(path):
-    """Yields conversations from a possibly truncated JSON array (as make_bench.py reads it)."""
-    text = open(path, encoding="utf-8").read()
-    dec = json.JSONDecoder()
-    i = text.index("[") + 1
-    while True:
-        while i < len(text) and text[i] in " \r\n\t,":
-            i += 1
-        if i >= len(text) or text[i] == "]":
-            return
-        try:
-            obj, i = dec.raw_decode(text, i)
-        except json.JSONDecodeError:
-            return  # the cut
-        yield obj
+    """Yields conversations of the ShareGPT file, read as the past-requests benchmark reads it."""
+    spec = importlib.util.spec_from_file_location(
+        "make_bench", Path(__file__).resolve().parent.parent / "bench-requests" / "make_bench.py")
+    make_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_bench)
+    return make_bench.read_sharegpt(path)
 
 
 def prose(text):
