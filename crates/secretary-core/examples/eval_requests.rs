@@ -6,7 +6,7 @@
 //! ```text
 //! cargo run --release -p secretary-core --example eval_requests -- --bench FILE.json \
 //!     [--split tune|report|all] [--tune] [--k1 X --b X --idf-power X --prefix-weight X
-//!     --semantic-weight X --context-weight X --min-semantic X]
+//!     --semantic-weight X --context-weight X --min-semantic X] [--table PATH]
 //! ```
 //!
 //! `FILE.json` is `{"dialogs": [{"id", "requests": [{"text", "timestamp"?}]}], "questions":
@@ -17,12 +17,14 @@
 //! (`history::request_options` with `history::push_dialog_documents` and
 //! `history::rank_with_dates`), lexical and hybrid, with and without dates. `--tune`
 //! grid-searches the context and semantic weights on the `tune` questions and prints the best on
-//! `report`.
+//! `report`. `--table PATH` ranks with another embedding table instead of the compiled-in one
+//! (a candidate from `scripts/embeddings/`), in every hybrid row and in `--tune`.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use secretary_core::history::{push_dialog_documents, rank_with_dates, request_options};
+use secretary_core::search::embed::Table;
 use secretary_core::search::{Document, HybridIndex, HybridOptions, SearchOptions};
 
 struct Bench {
@@ -236,10 +238,17 @@ fn run() -> Result<(), String> {
     let mut split = "report".to_string();
     let mut tune = false;
     let mut overrides = Overrides(Vec::new());
+    let mut table = Table::builtin();
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         match flag.as_str() {
             "--bench" => bench_path = it.next(),
+            "--table" => {
+                let p = it.next().ok_or("--table needs a path")?;
+                let bytes = std::fs::read(&p).map_err(|e| format!("{p}: {e}"))?;
+                let parsed = Table::parse(&bytes).map_err(|e| format!("{p}: {e}"))?;
+                table = Box::leak(Box::new(parsed));
+            }
             "--split" => split = it.next().ok_or("--split needs a value")?,
             "--tune" => tune = true,
             other if other.starts_with("--") => {
@@ -282,7 +291,7 @@ fn run() -> Result<(), String> {
                     o.context_weight = cw;
                     o.semantic_weight = sw;
                     o.lexical.k1 = k1;
-                    let index = HybridIndex::with_options(&docs, o.clone());
+                    let index = HybridIndex::with_table(&docs, o.clone(), table);
                     let s = evaluate(&index, &refs, None, &tune_set);
                     println!("  tune cw {cw:.2} sw {sw:.2} k1 {k1:.1}: {s}");
                     results.push((s.turn5() + s.dialog1(), o));
@@ -291,7 +300,7 @@ fn run() -> Result<(), String> {
         }
         results.sort_by(|a, b| b.0.total_cmp(&a.0));
         for (_, o) in results.iter().take(3) {
-            let index = HybridIndex::with_options(&docs, o.clone());
+            let index = HybridIndex::with_table(&docs, o.clone(), table);
             println!(
                 "best on tune -> report: cw {:.2} sw {:.2} k1 {:.1}: {}",
                 o.context_weight,
@@ -334,7 +343,7 @@ fn run() -> Result<(), String> {
         let (docs, refs) = documents(&bench, context);
         let times = dates.then_some(all_times.as_slice());
         let start = Instant::now();
-        let index = HybridIndex::with_options(&docs, options);
+        let index = HybridIndex::with_table(&docs, options, table);
         let build = start.elapsed().as_secs_f64() * 1e3;
         let s = evaluate(&index, &refs, times, &questions);
         let (p50, p99) = timing(&index, times, &questions);
