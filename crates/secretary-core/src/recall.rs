@@ -2,8 +2,9 @@
 //!
 //! After an agent compacts its history it holds a summary and cannot know what the summary lost,
 //! so it never thinks to call `get_request`. The agents run hooks at that moment (Claude Code's and
-//! Codex's `SessionStart` with the `compact` source, Copilot CLI's prompt hook); `secretary hook`
-//! answers them with the person's own words, verbatim, from the agent's own log.
+//! Codex's `SessionStart` with the `compact` source, Copilot CLI's prompt hook, Gemini CLI's
+//! `BeforeAgent` after a compression shows in its log); `secretary hook` answers them with the
+//! person's own words, verbatim, from the agent's own log.
 //!
 //! The host reads the hook's input and the log; everything decided here is pure: which input
 //! fields name the session ([`read_hook_input`]), whether an event is answered at all
@@ -26,6 +27,9 @@ pub const MAX_MAX_CHARS: usize = 200_000;
 /// The largest hook input read (the agents send a few hundred bytes; a prompt hook carries the
 /// prompt, which may be long).
 pub const MAX_INPUT_BYTES: usize = 8 * 1024 * 1024;
+/// Words of the recall's header that tell it apart in an agent's log (Gemini CLI records the
+/// hook's answer with the prompt: the next hooks see that the words came back).
+pub const RECALL_MARK: &str = "verbatim from the agent's log (Chat Secretary)";
 /// Characters of a listed request's preview.
 const PREVIEW_CHARS: usize = 100;
 
@@ -36,9 +40,9 @@ pub enum RecallError {
     TooLarge,
     #[error("the hook input is not a JSON object: {0}")]
     NotJson(String),
-    #[error("unknown hook event `{0}`; known: session-start, user-prompt-submitted")]
+    #[error("unknown hook event `{0}`; known: session-start, user-prompt-submitted, before-agent")]
     UnknownEvent(String),
-    #[error("hooks are not offered for `{0}`; known: claude-code, codex, copilot-cli")]
+    #[error("hooks are not offered for `{0}`; known: claude-code, codex, copilot-cli, gemini-cli")]
     UnknownAgent(String),
     #[error("the session log could not be read: {0}")]
     Session(String),
@@ -63,6 +67,9 @@ pub enum HookEvent {
     /// Copilot CLI `userPromptSubmitted`, Claude Code and Codex `UserPromptSubmit`: answered only
     /// when the log shows a compaction since the person's previous request.
     UserPromptSubmitted,
+    /// Gemini CLI `BeforeAgent` (a prompt was submitted): answered only when the log shows a
+    /// compression after the last prompt that carried the recall.
+    BeforeAgent,
 }
 
 impl HookEvent {
@@ -70,6 +77,7 @@ impl HookEvent {
         match name {
             "session-start" => Ok(HookEvent::SessionStart),
             "user-prompt-submitted" => Ok(HookEvent::UserPromptSubmitted),
+            "before-agent" => Ok(HookEvent::BeforeAgent),
             other => Err(RecallError::UnknownEvent(preview(other, 40))),
         }
     }
@@ -81,6 +89,7 @@ impl HookEvent {
             (HookEvent::SessionStart, _) => "SessionStart",
             (HookEvent::UserPromptSubmitted, DialogSource::CopilotCli) => "userPromptSubmitted",
             (HookEvent::UserPromptSubmitted, _) => "UserPromptSubmit",
+            (HookEvent::BeforeAgent, _) => "BeforeAgent",
         }
     }
 }
@@ -115,7 +124,7 @@ impl HookInput {
     pub fn wants_recall(&self, event: HookEvent) -> bool {
         match event {
             HookEvent::SessionStart => self.source.as_deref().is_none_or(|s| s == "compact"),
-            HookEvent::UserPromptSubmitted => true,
+            HookEvent::UserPromptSubmitted | HookEvent::BeforeAgent => true,
         }
     }
 }
@@ -208,9 +217,9 @@ pub fn recall_text(dialog: &Dialog, max_chars: usize) -> Option<String> {
         return None;
     }
     let header = format!(
-        "The person's own words in this session ({count} request{}), verbatim from the agent's log \
-         (Chat Secretary). The conversation was compacted: these are what the person asked, not a \
-         summary. Call get_request with a number for any request in full.\n",
+        "The person's own words in this session ({count} request{}), {RECALL_MARK}. The \
+         conversation was compacted: these are what the person asked, not a summary. Call \
+         get_request with a number for any request in full.\n",
         if count == 1 { "" } else { "s" }
     );
     let cap = budget / 4;
@@ -341,9 +350,10 @@ fn len(text: &str) -> usize {
     text.chars().count()
 }
 
-/// What the agent expects on stdout for `text` (its hook output format): Claude Code and Codex
-/// read `hookSpecificOutput.additionalContext` with the event's name; Copilot CLI reads
-/// `additionalContext` at the top level.
+/// What the agent expects on stdout for `text` (its hook output format): Claude Code, Codex and
+/// Gemini CLI read `hookSpecificOutput.additionalContext` with the event's name (Gemini CLI adds
+/// it to the prompt as a `<hook_context>` part); Copilot CLI reads `additionalContext` at the top
+/// level.
 pub fn hook_output(agent: DialogSource, event: HookEvent, text: &str) -> String {
     let value = match agent {
         DialogSource::CopilotCli => serde_json::json!({ "additionalContext": text }),
@@ -375,6 +385,12 @@ pub fn answer(
     }
     if event == HookEvent::UserPromptSubmitted
         && !compacted_since_last_request(agent, bytes, input.prompt.as_deref())
+    {
+        return Ok(None);
+    }
+    if event == HookEvent::BeforeAgent
+        && !(agent == DialogSource::GeminiCli
+            && crate::session::gemini_recall_pending(bytes, RECALL_MARK))
     {
         return Ok(None);
     }

@@ -346,3 +346,148 @@ fn a_prompt_hook_answers_once_after_each_compaction() {
         Ok(None)
     );
 }
+
+/// A Gemini CLI 0.61.0 log as it wrote it in a headless run, one process per turn (lines shaped
+/// on the measured log of extension/test/agents/hooks.test.ts): the header and the context
+/// message as a `$set`, then per turn the prompt and the answer on their own lines; each resume
+/// writes the header again and the history back as `$set`s; a compression writes the history as
+/// the summary, the CLI's "Got it" and the newest turns.
+struct GeminiLog(String);
+
+impl GeminiLog {
+    fn new() -> Self {
+        let mut log = GeminiLog(String::new());
+        log.resume(&[]);
+        log
+    }
+    fn push(&mut self, value: Value) {
+        self.0.push_str(&value.to_string());
+        self.0.push('\n');
+    }
+    fn context() -> Value {
+        json!({"id": "ctx", "type": "user", "content": [{"text": "<session_context>\nThis is the Gemini CLI."}]})
+    }
+    /// A new process: the header, the context alone, then the history it read back.
+    fn resume(&mut self, history: &[Value]) {
+        self.push(json!({"sessionId": "g1", "projectHash": "ab", "startTime": "2026-11-24T22:49:00Z", "lastUpdated": "2026-11-24T22:49:00Z", "kind": "main"}));
+        self.push(json!({"$set": {"messages": [Self::context()]}}));
+        if !history.is_empty() {
+            let mut all = vec![Self::context()];
+            all.extend_from_slice(history);
+            self.push(json!({"$set": {"messages": all}}));
+        }
+    }
+    fn turn(&mut self, id: &str, parts: Value) -> Vec<Value> {
+        let user = json!({"id": id, "timestamp": "2026-11-24T22:50:00Z", "type": "user", "content": parts});
+        let answer = json!({"id": format!("{id}-a"), "timestamp": "2026-11-24T22:50:01Z", "type": "gemini", "content": "ok", "model": "scripted"});
+        self.push(user.clone());
+        self.push(json!({"$set": {"lastUpdated": "2026-11-24T22:50:00Z"}}));
+        self.push(answer.clone());
+        vec![user, answer]
+    }
+    fn compress(&mut self, summary_id: &str) -> Vec<Value> {
+        let kept = vec![
+            json!({"id": summary_id, "type": "user", "content": [{"text": "<state_snapshot>summary</state_snapshot>"}]}),
+            json!({"id": format!("{summary_id}-ok"), "type": "gemini", "content": [{"text": "Got it. Thanks for the additional context!"}]}),
+        ];
+        let mut all = vec![Self::context()];
+        all.extend(kept.clone());
+        self.push(json!({"$set": {"messages": all}}));
+        kept
+    }
+}
+
+#[test]
+fn gemini_before_agent_answers_once_after_each_compression() {
+    let answer = |log: &GeminiLog, prompt: &str| {
+        let input = recall::read_hook_input(
+            json!({"session_id": "g1", "transcript_path": "/h/.gemini/tmp/w/chats/session-x-g1.jsonl", "prompt": prompt, "hook_event_name": "BeforeAgent"})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+        recall::answer(
+            DialogSource::GeminiCli,
+            HookEvent::BeforeAgent,
+            &input,
+            "/h/.gemini/tmp/w/chats/session-x-g1.jsonl",
+            log.0.as_bytes(),
+            12_000,
+        )
+        .unwrap()
+    };
+    let mut log = GeminiLog::new();
+    let mut history = log.turn("u1", json!([{"text": "First gamma-1"}]));
+    log.resume(&history);
+    history.extend(log.turn("u2", json!([{"text": "Middle delta-7731"}])));
+    log.resume(&history);
+    // Resumed sessions rewrite the history they read back: no compression, nothing.
+    assert_eq!(answer(&log, "Third"), None);
+    history.extend(log.turn("u3", json!([{"text": "Third epsilon-3"}])));
+    log.resume(&history);
+    // The fourth turn's hook ran before its compression; the compression, then its prompt.
+    let mut history = log.compress("s1");
+    history.extend(log.turn("u4", json!([{"text": "Fourth eta-4"}])));
+    log.resume(&history);
+    // The fifth prompt's hook: the requests come back, in the shape Gemini CLI reads, all of them
+    // although the rewritten history holds only the summary and the fourth.
+    let out = answer(&log, "Fifth zeta-5").expect("recall after a compression");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "BeforeAgent");
+    let context = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    for words in [
+        "First gamma-1",
+        "Middle delta-7731",
+        "Third epsilon-3",
+        "Fourth eta-4",
+    ] {
+        assert!(context.contains(words), "{words}: {context}");
+    }
+    assert!(
+        !context.contains("state_snapshot"),
+        "the summary is not a request"
+    );
+    // Gemini CLI records the answer as a part of the fifth prompt: the next hooks stay silent,
+    // and the recalled text is not read as the person's words.
+    history.extend(log.turn(
+        "u5",
+        json!([{"text": "Fifth zeta-5"}, {"text": format!("<hook_context>{context}</hook_context>")}]),
+    ));
+    log.resume(&history);
+    assert_eq!(answer(&log, "Sixth"), None);
+    let dialog = session::parse_as(
+        DialogSource::GeminiCli,
+        "/h/.gemini/tmp/w/chats/session-x-g1.jsonl",
+        log.0.as_bytes(),
+    )
+    .unwrap();
+    let texts: Vec<&str> = dialog.requests.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "First gamma-1",
+            "Middle delta-7731",
+            "Third epsilon-3",
+            "Fourth eta-4",
+            "Fifth zeta-5"
+        ]
+    );
+    // A second compression: once more.
+    let mut history = log.compress("s2");
+    history.extend(log.turn("u6", json!([{"text": "Sixth"}])));
+    log.resume(&history);
+    assert!(answer(&log, "Seventh").is_some());
+    // Only Gemini CLI's log is read this way.
+    let claude = recall::answer(
+        DialogSource::ClaudeCode,
+        HookEvent::BeforeAgent,
+        &recall::read_hook_input(br#"{"session_id":"s1"}"#).unwrap(),
+        "/x/s1.jsonl",
+        &claude_log(&["one".into()]),
+        12_000,
+    )
+    .unwrap();
+    assert_eq!(claude, None);
+}
