@@ -18,8 +18,8 @@ import { writeFileAtomic } from '../host/atomicWrite';
  * command is a Secretary hook command ({@link isOwnCommand}).
  */
 
-export type HookAgent = 'claude-code' | 'codex' | 'copilot-cli';
-export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'codex', 'copilot-cli'];
+export type HookAgent = 'claude-code' | 'codex' | 'copilot-cli' | 'gemini-cli';
+export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'codex', 'copilot-cli', 'gemini-cli'];
 export type HookScope = 'user' | 'project';
 
 /** Settings files are small; a larger one is not the agent's settings file. */
@@ -56,6 +56,10 @@ export function settingsFile(
       // Copilot CLI reads every `*.json` of `~/.copilot/hooks/` and of a repository's
       // `.github/hooks/` (its `config.json` `hooks` key was not read in 1.0.102, measured).
       return path.join(scope === 'project' ? path.join(cwd, '.github') : env.COPILOT_HOME || path.join(home, '.copilot'), 'hooks', 'secretary-recall.json');
+    case 'gemini-cli':
+      // Gemini CLI merges the `hooks` of the user's and the project's settings (a project's only
+      // in a trusted folder).
+      return path.join(scope === 'project' ? cwd : env.GEMINI_CLI_HOME || home, '.gemini', 'settings.json');
   }
 }
 
@@ -68,12 +72,14 @@ export function agentHome(agent: HookAgent, env: NodeJS.ProcessEnv = process.env
       return env.CODEX_HOME || path.join(home, '.codex');
     case 'copilot-cli':
       return env.COPILOT_HOME || path.join(home, '.copilot');
+    case 'gemini-cli':
+      return path.join(env.GEMINI_CLI_HOME || home, '.gemini');
   }
 }
 
 /** The command a hook runs: this very CLI under this Node, quoted for a POSIX shell. */
 export function hookCommand(agent: HookAgent, cli: string = path.join(__dirname, 'cli.js'), node: string = process.execPath, maxChars?: number): string {
-  const event = agent === 'copilot-cli' ? 'user-prompt-submitted' : 'session-start';
+  const event = agent === 'copilot-cli' ? 'user-prompt-submitted' : agent === 'gemini-cli' ? 'before-agent' : 'session-start';
   const budget = maxChars === undefined ? '' : ` --max-chars ${maxChars}`;
   return `${shellQuote(node)} ${shellQuote(cli)} hook ${event} --agent ${agent}${budget}`;
 }
@@ -128,13 +134,23 @@ function hookShape(agent: HookAgent, command: string): { list: (string | number)
       commandsOf: (entry) => [(entry as { bash?: unknown; command?: unknown } | null)?.bash, (entry as { command?: unknown } | null)?.command],
     };
   }
+  const commandsOf = (entry: unknown) => {
+    const hooks = (entry as { hooks?: unknown } | null)?.hooks;
+    return Array.isArray(hooks) ? hooks.map((h) => (h as { command?: unknown } | null)?.command) : [];
+  };
+  if (agent === 'gemini-cli') {
+    // Every prompt (no matcher); the answer comes only once after a compression. Gemini CLI's
+    // timeout is in milliseconds.
+    return {
+      list: ['hooks', 'BeforeAgent'],
+      entry: { hooks: [{ type: 'command', name: 'secretary-recall', command, timeout: HOOK_TIMEOUT_S * 1000 }] },
+      commandsOf,
+    };
+  }
   return {
     list: ['hooks', 'SessionStart'],
     entry: { matcher: 'compact', hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] },
-    commandsOf: (entry) => {
-      const hooks = (entry as { hooks?: unknown } | null)?.hooks;
-      return Array.isArray(hooks) ? hooks.map((h) => (h as { command?: unknown } | null)?.command) : [];
-    },
+    commandsOf,
   };
 }
 

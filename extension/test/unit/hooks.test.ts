@@ -286,6 +286,7 @@ test('Set Up Recall Hooks plans only for the agents whose home exists, names the
     fs.mkdirSync(path.join(home, '.claude'));
     fs.mkdirSync(path.join(home, '.copilot'));
     fs.mkdirSync(path.join(home, '.codex'));
+    fs.mkdirSync(path.join(home, '.gemini'));
     fs.writeFileSync(path.join(home, '.codex', 'hooks.json'), 'not json');
     const { plans, refused } = planSetup('/opt/s/dist/cli.js', 'node', env, home);
     assert.deepEqual(
@@ -293,6 +294,7 @@ test('Set Up Recall Hooks plans only for the agents whose home exists, names the
       [
         ['claude-code', path.join(home, '.claude', 'settings.json')],
         ['copilot-cli', path.join(home, '.copilot', 'hooks', 'secretary-recall.json')],
+        ['gemini-cli', path.join(home, '.gemini', 'settings.json')],
       ],
     );
     assert.equal(refused.length, 1);
@@ -311,6 +313,116 @@ test('Set Up Recall Hooks plans only for the agents whose home exists, names the
       planSetup('/opt/s/dist/cli.js', 'node', { CLAUDE_CONFIG_DIR: other }, home).plans.map((p) => p.file),
       [path.join(other, 'settings.json')],
     );
+  } finally {
+    cleanup();
+  }
+});
+
+/** A Gemini CLI log in `home` (`~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`), shaped
+ * as 0.61.0 writes it: the header, the context message as a `$set`, the prompts on their own
+ * lines; `compressed` adds the history a compression writes back (its summary, "Got it"). */
+function geminiLog(home: string, prompts: string[], compressed: boolean): string {
+  const dir = path.join(home, '.gemini', 'tmp', 'work', 'chats');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `session-2026-11-24T22-49-${ID.slice(0, 8)}.jsonl`);
+  const context = { id: 'ctx', type: 'user', content: [{ text: '<session_context>\nThis is the Gemini CLI.' }] };
+  const lines: unknown[] = [{ sessionId: ID, projectHash: 'ab', startTime: '2026-11-24T22:49:00Z', lastUpdated: '2026-11-24T22:49:00Z', kind: 'main' }, { $set: { messages: [context] } }];
+  prompts.forEach((p, i) => lines.push({ id: `u${i}`, timestamp: '2026-11-24T22:50:00Z', type: 'user', content: [{ text: p }] }, { id: `a${i}`, type: 'gemini', content: 'ok' }));
+  if (compressed) {
+    lines.push({ $set: { messages: [context, { id: 'sum', type: 'user', content: [{ text: '<state_snapshot>summary</state_snapshot>' }] }, { id: 'got', type: 'gemini', content: [{ text: 'Got it. Thanks for the additional context!' }] }] } });
+  }
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  return file;
+}
+
+test('hook: Gemini CLI BeforeAgent answers after a compression only, by transcript path or session id; hostile inputs print nothing and write nothing', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const args = ['hook', 'before-agent', '--agent', 'gemini-cli'];
+    const prompts = ['First: write the invoice module', 'Middle: handle refunds', 'Newest: a changelog'];
+    const plain = geminiLog(home, prompts, false);
+    const input = (fields: Record<string, unknown>) => JSON.stringify({ hook_event_name: 'BeforeAgent', prompt: 'Next', cwd: '/w', timestamp: '2026-11-24T22:51:00Z', ...fields });
+    // No compression yet: nothing.
+    const quiet = run(args, home, input({ session_id: ID, transcript_path: plain }));
+    assert.equal(quiet.code, 0, quiet.err);
+    assert.equal(quiet.out, '');
+    geminiLog(home, prompts, true);
+    for (const fields of [{ session_id: ID, transcript_path: plain }, { session_id: ID }]) {
+      const r = run(args, home, input(fields));
+      assert.equal(r.code, 0, r.err);
+      const out = (JSON.parse(r.out) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
+      assert.equal(out.hookEventName, 'BeforeAgent');
+      for (const words of prompts) {
+        assert.ok(out.additionalContext.includes(words), out.additionalContext);
+      }
+      assert.ok(!out.additionalContext.includes('state_snapshot'));
+    }
+    run(args, home, '{}'); // primes the CLI's code cache, which is written once
+    const before = snapshot(home);
+    const cases: [string, string][] = [
+      ['no session id', input({})],
+      ['a garbage session id', input({ session_id: '../../../etc/passwd' })],
+      ['an unknown session id', input({ session_id: 'ffffffff-0000-0000-0000-000000000000' })],
+      ['a session id that is a number', input({ session_id: 42 })],
+      ['not JSON', '{"session_id": '],
+    ];
+    for (const [what, stdin] of cases) {
+      const r = run(args, home, stdin);
+      assert.equal(r.code, 0, `${what}: ${r.err}`);
+      assert.equal(r.out, '', `${what} printed something`);
+      assert.match(r.err, /^secretary hook: /, what);
+    }
+    // A 5 MB request: bounded output, in time.
+    geminiLog(home, ['First', `HUGE ${'y'.repeat(5 * 1024 * 1024)}`, 'Newest'], true);
+    const huge = run(args, home, input({ session_id: ID, transcript_path: plain }));
+    assert.equal(huge.code, 0, huge.err);
+    const context = (JSON.parse(huge.out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    assert.ok(context.length <= 12_000, `${context.length}`);
+    assert.match(context, /- request 2 \(5242885 characters\): HUGE y+\.\.\./);
+    assert.ok(huge.ms < 8_000, `${huge.ms} ms`);
+    // A deleted log.
+    fs.rmSync(plain);
+    const gone = run(args, home, input({ session_id: ID, transcript_path: plain }));
+    assert.equal(gone.code, 0);
+    assert.equal(gone.out, '');
+    assert.match(gone.err, /no gemini-cli log/);
+    // Nothing else was created, changed or removed (the log is the one this test rewrote and deleted).
+    before.delete(plain);
+    const after = snapshot(home);
+    assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), 'no file was created or removed');
+    for (const [file, stat] of before) {
+      assert.equal(after.get(file), stat, `${file} was changed`);
+    }
+  } finally {
+    cleanup();
+  }
+});
+
+test('hooks install --agent gemini-cli: BeforeAgent in ~/.gemini/settings.json, the other settings kept; uninstall removes only it', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const file = path.join(home, '.gemini', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const original = '{\n  "model": { "compressionThreshold": 0.5 },\n  "hooks": { "BeforeAgent": [{ "hooks": [{ "type": "command", "command": "audit.sh" }] }] }\n}\n';
+    fs.writeFileSync(file, original);
+    const install = run(['hooks', 'install', '--agent', 'gemini-cli'], home);
+    assert.equal(install.code, 0, install.err);
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as { model: unknown; hooks: { BeforeAgent: { hooks: { command: string; timeout: number; name?: string }[] }[] } };
+    assert.deepEqual(settings.model, { compressionThreshold: 0.5 });
+    assert.equal(settings.hooks.BeforeAgent.length, 2);
+    const ours = settings.hooks.BeforeAgent[1].hooks[0];
+    assert.match(ours.command, /hook before-agent --agent gemini-cli$/);
+    assert.equal(ours.timeout, 15_000, 'Gemini CLI reads the timeout in milliseconds');
+    assert.equal(fs.readFileSync(`${file}.bak`, 'utf8'), original);
+    assert.equal(run(['hooks', 'uninstall', '--agent', 'gemini-cli'], home).code, 0);
+    const back = JSON.parse(fs.readFileSync(file, 'utf8')) as { hooks: { BeforeAgent: { hooks: { command: string }[] }[] } };
+    assert.deepEqual(back.hooks.BeforeAgent.map((e) => e.hooks[0].command), ['audit.sh']);
+    // The project scope: .gemini/settings.json in the current folder.
+    const project = path.join(home, 'project');
+    fs.mkdirSync(project);
+    const r = spawnSync(process.execPath, [CLI, 'hooks', 'install', '--agent', 'gemini-cli', '--scope', 'project'], { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(fs.existsSync(path.join(project, '.gemini', 'settings.json')));
   } finally {
     cleanup();
   }
