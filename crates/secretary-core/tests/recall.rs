@@ -245,7 +245,8 @@ fn hook_inputs_are_checked() {
         Err(recall::RecallError::TooLarge)
     );
     assert!(recall::HookEvent::parse("rm -rf").is_err());
-    assert!(recall::hook_agent("vscode").is_err());
+    assert_eq!(recall::hook_agent("vscode"), Ok(DialogSource::Vscode));
+    assert!(recall::hook_agent("../../bin/sh").is_err());
     assert_eq!(recall::hook_agent("codex"), Ok(DialogSource::Codex));
 }
 
@@ -490,4 +491,104 @@ fn gemini_before_agent_answers_once_after_each_compression() {
     )
     .unwrap();
     assert_eq!(claude, None);
+}
+
+/// A request of a VS Code session as its mutation log writes it (shaped on the shared fixture
+/// git-ai-project__git-ai__copilot_session_multiline.jsonl): `result.metadata` is Copilot Chat's
+/// `IResultMetadata`, with `summaries` when it compacted the conversation within that request
+/// (src/extension/prompt/common/conversation.ts of
+/// microsoft/vscode-copilot-chat@31acd00a86424e2ee6e980e54919cf31fbf88030).
+fn vscode_request(id: &str, text: &str, result: Option<Value>) -> Value {
+    let mut r = json!({"requestId": id, "timestamp": 1760520001000u64, "message": {"text": text, "parts": [{"kind": "text", "text": text}]},
+        "variableData": {"variables": []}, "agent": {"id": "github.copilot.editsAgent"}, "modelId": "copilot/gpt-4o", "response": [{"value": "ok"}]});
+    if let Some(result) = result {
+        r["result"] = result;
+    }
+    r
+}
+
+fn result_with(summaries: bool) -> Value {
+    let mut metadata = json!({"sessionId": "copilot-s1", "responseId": "r", "toolCallRounds": []});
+    if summaries {
+        metadata["summaries"] =
+            json!([{"toolCallRoundId": "round1", "text": "<summary>the model's</summary>"}]);
+    }
+    json!({"timings": {"totalElapsed": 10}, "metadata": metadata})
+}
+
+#[test]
+fn vscode_user_prompt_submit_answers_once_after_copilot_chat_compacted() {
+    let line = |v: Value| format!("{v}\n");
+    let mut log = line(
+        json!({"kind": 0, "v": {"version": 3, "sessionId": "v1", "creationDate": 1760520000000u64, "requests": [
+        vscode_request("q1", "First gamma-1: write the invoice module", Some(result_with(false)))]}}),
+    );
+    log += &line(
+        json!({"kind": 2, "k": ["requests"], "v": [vscode_request("q2", "Middle delta-7731: handle refunds", None)]}),
+    );
+    log += &line(json!({"kind": 1, "k": ["requests", 1, "result"], "v": result_with(false)}));
+    let input = recall::read_hook_input(
+        json!({"session_id": "copilot-s1", "transcript_path": "/u/workspaceStorage/h/GitHub.copilot-chat/transcripts/copilot-s1.jsonl",
+            "hook_event_name": "UserPromptSubmit", "prompt": "Third", "timestamp": "2026-11-24T23:00:00.000Z"})
+        .to_string()
+        .as_bytes(),
+    )
+    .unwrap();
+    let answer = |log: &str| {
+        recall::answer(
+            DialogSource::Vscode,
+            HookEvent::UserPromptSubmitted,
+            &input,
+            "/u/workspaceStorage/h/chatSessions/v1.jsonl",
+            log.as_bytes(),
+            12_000,
+        )
+        .unwrap()
+    };
+    assert_eq!(answer(&log), None, "no compaction yet");
+    // The third request compacted the conversation (its result carries Copilot Chat's summary);
+    // the fourth prompt, already in the log without a result, gets the words back.
+    log += &line(
+        json!({"kind": 2, "k": ["requests"], "v": [vscode_request("q3", "Third epsilon-3", None)]}),
+    );
+    log += &line(json!({"kind": 1, "k": ["requests", 2, "result"], "v": result_with(true)}));
+    log += &line(
+        json!({"kind": 2, "k": ["requests"], "v": [vscode_request("q4", "Fourth eta-4", None)]}),
+    );
+    let out = answer(&log).expect("recall after a compaction");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    let context = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    for words in [
+        "First gamma-1: write the invoice module",
+        "Middle delta-7731: handle refunds",
+    ] {
+        assert!(context.contains(words), "{words}: {context}");
+    }
+    // The fourth answered without compacting: the fifth prompt gets nothing.
+    log += &line(json!({"kind": 1, "k": ["requests", 3, "result"], "v": result_with(false)}));
+    assert_eq!(answer(&log), None);
+    // The older `summary` field counts too, in a whole `.json` session as well.
+    let mut old = result_with(false);
+    old["metadata"]["summary"] = json!({"toolCallRoundId": "r", "text": "s"});
+    let whole = json!({"version": 3, "sessionId": "v1", "requests": [
+        vscode_request("q1", "one", Some(result_with(false))), vscode_request("q2", "two", Some(old)), vscode_request("q3", "three", None)]});
+    assert!(recall::vscode_last_result_compacted(
+        "/u/chatSessions/v1.json",
+        whole.to_string().as_bytes()
+    ));
+    // Hostile indexes and garbage lines change nothing and allocate nothing large.
+    let hostile = format!(
+        "{log}{}{}not json\n",
+        line(
+            json!({"kind": 1, "k": ["requests", 999_999_999u64, "result"], "v": result_with(true)})
+        ),
+        line(json!({"kind": 3, "k": ["requests", 77]}))
+    );
+    assert!(!recall::vscode_last_result_compacted(
+        "/u/chatSessions/v1.jsonl",
+        hostile.as_bytes()
+    ));
 }
