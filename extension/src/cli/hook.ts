@@ -7,9 +7,10 @@ import { silentLogger } from '../log';
 import { agentOfClient, agentRoots, agentSessionFiles, type AgentRoots, type DialogSource } from '../sessions/agents';
 import { readBounded } from '../host/boundedRead';
 import { errorMessage } from '../log';
+import { findVscodeSession } from './vscodeHookSession';
 
 /**
- * `secretary hook <event> [--agent claude-code|codex|copilot-cli|gemini-cli] [--max-chars N]`: what an
+ * `secretary hook <event> [--agent claude-code|codex|copilot-cli|gemini-cli|vscode] [--max-chars N]`: what an
  * agent's hook runs after a compaction (docs/agents.md, "Recall hooks"). It reads the hook's
  * input from stdin, finds the session's own log and prints what the core answers: the person's
  * requests, verbatim, within the budget, in the shape the agent reads. What to recall and how to
@@ -26,9 +27,10 @@ const STDIN_MS = 2_000;
  * longer (Claude Code 60 s, Codex 600 s), so this one decides. */
 const DEADLINE_MS = 8_000;
 
-export const HOOK_USAGE = `secretary hook <event> [--agent claude-code|codex|copilot-cli|gemini-cli] [--max-chars <n>]
+export const HOOK_USAGE = `secretary hook <event> [--agent claude-code|codex|copilot-cli|gemini-cli|vscode] [--max-chars <n>]
   event: session-start (Claude Code, Codex: SessionStart after a compaction)
-         user-prompt-submitted (Copilot CLI: userPromptSubmitted)
+         user-prompt-submitted (Copilot CLI: userPromptSubmitted; VS Code: UserPromptSubmit,
+           once after Copilot Chat compacted the conversation)
          before-agent (Gemini CLI: BeforeAgent, once after a compression)
   Reads the hook input (JSON) on stdin; prints the person's requests of that session, verbatim,
   as the agent's hook output; prints nothing and exits 0 on any failure (one line on stderr).
@@ -72,8 +74,8 @@ async function answer(argv: string[], env: NodeJS.ProcessEnv): Promise<string | 
     throw new Error('needs one event, e.g. `secretary hook session-start --agent claude-code`');
   }
   const agent = (values.agent ?? agentOfClient(undefined, env)) as DialogSource | undefined;
-  if (!agent || !(agent in LOG_ROOT)) {
-    throw new Error('needs --agent claude-code, codex, copilot-cli or gemini-cli');
+  if (!agent || !(agent in LOG_ROOT || agent === 'vscode')) {
+    throw new Error('needs --agent claude-code, codex, copilot-cli, gemini-cli or vscode');
   }
   let maxChars: number | undefined;
   if (values['max-chars'] !== undefined) {
@@ -91,12 +93,12 @@ async function answer(argv: string[], env: NodeJS.ProcessEnv): Promise<string | 
   if (!input.wantsRecall) {
     return undefined;
   }
-  const roots = agentRoots(env);
-  const log = findLog(agent, input, roots);
+  const maxBytes = core.run((_h, m) => m.maxSessionBytes());
+  const log = agent === 'vscode' ? findVscodeSession(input, maxBytes, env) : findLog(agent, input, agentRoots(env));
   if (!log) {
     throw new Error(`no ${agent} log for session ${input.sessionId ?? '(none given)'}`);
   }
-  const bytes = readBounded(log, { maxBytes: core.run((_h, m) => m.maxSessionBytes()), statSizeOnly: true });
+  const bytes = readBounded(log, { maxBytes, statSizeOnly: true });
   return core.run((_h, m) => m.hookAnswer(agent, event, stdin, log, bytes, maxChars));
 }
 

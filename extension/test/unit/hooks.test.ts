@@ -270,7 +270,7 @@ test('hooks install refuses a settings file that is not JSON, a link, huge, or t
     }
     assert.equal(fs.readFileSync(path.join(home, 'elsewhere.json'), 'utf8'), '{}', 'the link target is untouched');
     // Bad usage.
-    assert.equal(run(['hooks', 'install', '--agent', 'vscode'], home).code, 2);
+    assert.equal(run(['hooks', 'install', '--agent', 'cursor'], home).code, 2);
     assert.equal(run(['hooks', 'install', '--scope', 'galaxy'], home).code, 2);
     assert.equal(run(['hooks', 'frobnicate'], home).code, 2);
   } finally {
@@ -282,7 +282,11 @@ test('Set Up Recall Hooks plans only for the agents whose home exists, names the
   const { dir: home, cleanup } = tempDir();
   try {
     const env = {};
-    assert.deepEqual(planSetup('/opt/s/dist/cli.js', 'node', env, home), { plans: [], refused: [] }, 'no agent home, nothing to do');
+    assert.deepEqual(
+      planSetup('/opt/s/dist/cli.js', 'node', env, home).plans.map((p) => p.agent),
+      ['vscode'],
+      "no agent home: only VS Code's own hooks",
+    );
     fs.mkdirSync(path.join(home, '.claude'));
     fs.mkdirSync(path.join(home, '.copilot'));
     fs.mkdirSync(path.join(home, '.codex'));
@@ -295,6 +299,7 @@ test('Set Up Recall Hooks plans only for the agents whose home exists, names the
         ['claude-code', path.join(home, '.claude', 'settings.json')],
         ['copilot-cli', path.join(home, '.copilot', 'hooks', 'secretary-recall.json')],
         ['gemini-cli', path.join(home, '.gemini', 'settings.json')],
+        ['vscode', path.join(home, '.copilot', 'hooks', 'secretary-recall-vscode.json')],
       ],
     );
     assert.equal(refused.length, 1);
@@ -423,6 +428,111 @@ test('hooks install --agent gemini-cli: BeforeAgent in ~/.gemini/settings.json, 
     const r = spawnSync(process.execPath, [CLI, 'hooks', 'install', '--agent', 'gemini-cli', '--scope', 'project'], { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } });
     assert.equal(r.status, 0, r.stderr);
     assert.ok(fs.existsSync(path.join(project, '.gemini', 'settings.json')));
+  } finally {
+    cleanup();
+  }
+});
+
+/** A VS Code chat session log (`.jsonl` mutation log) under `home`'s `~/.config/Code`, its
+ * requests' results carrying Copilot Chat's `IResultMetadata` (`sessionId`, and `summaries` on the
+ * request in which it compacted the conversation: src/extension/prompt/common/conversation.ts of
+ * microsoft/vscode-copilot-chat@31acd00a86424e2ee6e980e54919cf31fbf88030). Returns the log and the
+ * Copilot Chat transcript path of the same workspace. */
+function vscodeSession(home: string, fileId: string, copilotId: string, prompts: string[], compactedAt: number | undefined): { log: string; transcript: string } {
+  const storage = path.join(home, '.config', 'Code', 'User', 'workspaceStorage', '5f2a9c0e');
+  fs.mkdirSync(path.join(storage, 'chatSessions'), { recursive: true });
+  fs.writeFileSync(path.join(storage, 'workspace.json'), JSON.stringify({ folder: 'file:///w' }));
+  const lines: unknown[] = [{ kind: 0, v: { version: 3, sessionId: fileId, creationDate: 1760520000000, requests: [] } }];
+  prompts.forEach((text, i) => {
+    lines.push({ kind: 2, k: ['requests'], v: [{ requestId: `q${i}`, timestamp: 1760520001000 + i, message: { text, parts: [{ kind: 'text', text }] }, response: [{ value: 'ok' }] }] });
+    // The newest request is the prompt being submitted: no result yet.
+    if (i < prompts.length - 1) {
+      const metadata = { sessionId: copilotId, responseId: `r${i}`, ...(i === compactedAt ? { summaries: [{ toolCallRoundId: 'round', text: '<summary>model</summary>' }] } : {}) };
+      lines.push({ kind: 1, k: ['requests', i, 'result'], v: { timings: { totalElapsed: 5 }, metadata } });
+    }
+  });
+  const log = path.join(storage, 'chatSessions', `${fileId}.jsonl`);
+  fs.writeFileSync(log, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  return { log, transcript: path.join(storage, 'GitHub.copilot-chat', 'transcripts', `${copilotId}.jsonl`) };
+}
+
+test("hook: VS Code's UserPromptSubmit (as Copilot Chat sends it) answers once after a compaction, by VS Code's session id or Copilot Chat's own; hostile inputs print nothing", () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const args = ['hook', 'user-prompt-submitted', '--agent', 'vscode'];
+    const VSCODE_ID = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';
+    const COPILOT_ID = 'de268602-1201-4c82-94f4-1d91a16df012';
+    const prompts = ['First gamma-1: write the invoice module', 'Middle delta-7731: handle refunds', 'Third epsilon-3: add tests', 'Fourth eta-4'];
+    // The input chatHookService.executeHook writes (common fields and the caller's `{prompt}`;
+    // `cwd` only when the hook names one) — microsoft/vscode-copilot-chat@31acd00a
+    // src/extension/chat/vscode-node/chatHookService.ts and prompt/node/defaultIntentRequestHandler.ts.
+    const input = (sessionId: unknown, transcript?: string) =>
+      JSON.stringify({ timestamp: '2026-11-24T23:00:00.000Z', hook_event_name: 'UserPromptSubmit', session_id: sessionId, ...(transcript ? { transcript_path: transcript } : {}), prompt: 'Fourth eta-4' });
+    // No compaction: nothing.
+    vscodeSession(home, VSCODE_ID, VSCODE_ID, prompts, undefined);
+    const quiet = run(args, home, input(VSCODE_ID));
+    assert.equal(quiet.code, 0, quiet.err);
+    assert.equal(quiet.out, '');
+    // Copilot Chat compacted within the third request: the fourth prompt gets the words back,
+    // the session found by VS Code's id, or by Copilot Chat's own id inside the session.
+    const named = vscodeSession(home, VSCODE_ID, VSCODE_ID, prompts, 2);
+    const byName = run(args, home, input(VSCODE_ID, named.transcript));
+    fs.rmSync(named.log);
+    const other = vscodeSession(home, 'b0b0b0b0-0000-4000-8000-000000000000', COPILOT_ID, prompts, 2);
+    const byInside = run(args, home, input(COPILOT_ID, other.transcript));
+    for (const r of [byName, byInside]) {
+      assert.equal(r.code, 0, r.err);
+      const out = (JSON.parse(r.out) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
+      assert.equal(out.hookEventName, 'UserPromptSubmit');
+      assert.ok(out.additionalContext.includes(prompts[0]) && out.additionalContext.includes(prompts[1]), out.additionalContext);
+    }
+    run(args, home, '{}'); // primes the CLI's code cache, which is written once
+    const before = snapshot(home);
+    for (const [what, stdin] of [
+      ['no session id', input(undefined)],
+      ['a garbage session id', input('../../../../etc/passwd')],
+      ['an unknown session id', input('ffffffff-0000-0000-0000-000000000000', other.transcript)],
+      ['a transcript path elsewhere', input('ffffffff-0000-0000-0000-000000000000', '/tmp/GitHub.copilot-chat/transcripts/x.jsonl')],
+    ] as const) {
+      const r = run(args, home, stdin);
+      assert.equal(r.code, 0, `${what}: ${r.err}`);
+      assert.equal(r.out, '', `${what} printed something`);
+      assert.match(r.err, /^secretary hook: /, what);
+    }
+    assert.deepEqual(snapshot(home), before, 'nothing written');
+    // A 5 MB request: bounded output.
+    const huge = vscodeSession(home, VSCODE_ID, VSCODE_ID, ['First', `HUGE ${'y'.repeat(5 * 1024 * 1024)}`, 'Third', 'Fourth'], 2);
+    const big = run(args, home, input(VSCODE_ID, huge.transcript));
+    assert.equal(big.code, 0, big.err);
+    const context = (JSON.parse(big.out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    assert.ok(context.length <= 12_000, `${context.length}`);
+    assert.match(context, /- request 2 \(5242885 characters\): HUGE y+\.\.\./);
+    assert.ok(big.ms < 8_000, `${big.ms} ms`);
+    // A deleted session.
+    fs.rmSync(huge.log);
+    const gone = run(args, home, input(VSCODE_ID, huge.transcript));
+    assert.equal(gone.code, 0);
+    assert.equal(gone.out, '');
+    assert.match(gone.err, /no vscode log/);
+  } finally {
+    cleanup();
+  }
+});
+
+test('hooks install --agent vscode: UserPromptSubmit in ~/.copilot/hooks/secretary-recall-vscode.json (VS Code format), beside the Copilot CLI file; uninstall removes only it', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    assert.equal(run(['hooks', 'install', '--agent', 'copilot-cli,vscode'], home).code, 0);
+    const file = path.join(home, '.copilot', 'hooks', 'secretary-recall-vscode.json');
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: number; hooks: { UserPromptSubmit: { type: string; command: string; timeout: number }[] } };
+    assert.equal(settings.version, 1);
+    assert.equal(settings.hooks.UserPromptSubmit[0].type, 'command');
+    assert.match(settings.hooks.UserPromptSubmit[0].command, /hook user-prompt-submitted --agent vscode$/);
+    assert.equal(settings.hooks.UserPromptSubmit[0].timeout, 15);
+    assert.ok(fs.existsSync(path.join(home, '.copilot', 'hooks', 'secretary-recall.json')), 'the Copilot CLI file is its own');
+    assert.equal(run(['hooks', 'uninstall', '--agent', 'vscode'], home).code, 0);
+    assert.ok(!fs.readFileSync(file, 'utf8').includes('--agent vscode'));
+    assert.match(fs.readFileSync(path.join(home, '.copilot', 'hooks', 'secretary-recall.json'), 'utf8'), /--agent copilot-cli/);
   } finally {
     cleanup();
   }
