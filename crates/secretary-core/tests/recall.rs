@@ -348,6 +348,16 @@ fn a_prompt_hook_answers_once_after_each_compaction() {
     );
 }
 
+/// The `hookSpecificOutput.additionalContext` of a hook's output, checking its event's name.
+fn additional_context(out: &str, event: &str) -> String {
+    let v: Value = serde_json::from_str(out).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], event);
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 /// A Gemini CLI 0.61.0 log as it wrote it in a headless run, one process per turn (lines shaped
 /// on the measured log of extension/test/agents/hooks.test.ts): the header and the context
 /// message as a `$set`, then per turn the prompt and the answer on their own lines; each resume
@@ -433,11 +443,7 @@ fn gemini_before_agent_answers_once_after_each_compression() {
     // The fifth prompt's hook: the requests come back, in the shape Gemini CLI reads, all of them
     // although the rewritten history holds only the summary and the fourth.
     let out = answer(&log, "Fifth zeta-5").expect("recall after a compression");
-    let v: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "BeforeAgent");
-    let context = v["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
+    let context = additional_context(&out, "BeforeAgent");
     for words in [
         "First gamma-1",
         "Middle delta-7731",
@@ -556,11 +562,7 @@ fn vscode_user_prompt_submit_answers_once_after_copilot_chat_compacted() {
         json!({"kind": 2, "k": ["requests"], "v": [vscode_request("q4", "Fourth eta-4", None)]}),
     );
     let out = answer(&log).expect("recall after a compaction");
-    let v: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
-    let context = v["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
+    let context = additional_context(&out, "UserPromptSubmit");
     for words in [
         "First gamma-1: write the invoice module",
         "Middle delta-7731: handle refunds",

@@ -56,6 +56,16 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
+/** Asserts that `home` holds the same files, unchanged, as `before` (less `gone`, removed on purpose). */
+function assertNothingWritten(home: string, before: Map<string, string>, gone: string): void {
+  before.delete(gone);
+  const after = snapshot(home);
+  assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), 'no file was created or removed');
+  for (const [file, stat] of before) {
+    assert.equal(after.get(file), stat, `${file} was changed`);
+  }
+}
+
 const hookArgs = ['hook', 'session-start', '--agent', 'claude-code'];
 
 test('hook: the session by transcript path or by id, its requests verbatim in the output Claude Code reads', () => {
@@ -121,14 +131,7 @@ test('hook: hostile inputs print nothing, exit 0, log one line and write nothing
       assert.equal(r.out, '');
     }
     // Nothing else was created, changed or removed (the log is the one this test deleted).
-    before.delete(log);
-    const after = snapshot(home);
-    assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), 'no file was created or removed');
-    for (const [file, stat] of before) {
-      if (file !== log) {
-        assert.equal(after.get(file), stat, `${file} was changed`);
-      }
-    }
+    assertNothingWritten(home, before, log);
   } finally {
     cleanup();
   }
@@ -392,12 +395,7 @@ test('hook: Gemini CLI BeforeAgent answers after a compression only, by transcri
     assert.equal(gone.out, '');
     assert.match(gone.err, /no gemini-cli log/);
     // Nothing else was created, changed or removed (the log is the one this test rewrote and deleted).
-    before.delete(plain);
-    const after = snapshot(home);
-    assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), 'no file was created or removed');
-    for (const [file, stat] of before) {
-      assert.equal(after.get(file), stat, `${file} was changed`);
-    }
+    assertNothingWritten(home, before, plain);
   } finally {
     cleanup();
   }
