@@ -2,8 +2,9 @@
 //!
 //! After an agent compacts its history it holds a summary and cannot know what the summary lost,
 //! so it never thinks to call `get_request`. The agents run hooks at that moment (Claude Code's and
-//! Codex's `SessionStart` with the `compact` source, Copilot CLI's prompt hook); `secretary hook`
-//! answers them with the person's own words, verbatim, from the agent's own log.
+//! Codex's `SessionStart` with the `compact` source, Copilot CLI's prompt hook, Gemini CLI's
+//! `BeforeAgent` after a compression shows in its log); `secretary hook` answers them with the
+//! person's own words, verbatim, from the agent's own log.
 //!
 //! The host reads the hook's input and the log; everything decided here is pure: which input
 //! fields name the session ([`read_hook_input`]), whether an event is answered at all
@@ -26,6 +27,9 @@ pub const MAX_MAX_CHARS: usize = 200_000;
 /// The largest hook input read (the agents send a few hundred bytes; a prompt hook carries the
 /// prompt, which may be long).
 pub const MAX_INPUT_BYTES: usize = 8 * 1024 * 1024;
+/// Words of the recall's header that tell it apart in an agent's log (Gemini CLI records the
+/// hook's answer with the prompt: the next hooks see that the words came back).
+pub const RECALL_MARK: &str = "verbatim from the agent's log (Chat Secretary)";
 /// Characters of a listed request's preview.
 const PREVIEW_CHARS: usize = 100;
 
@@ -36,21 +40,19 @@ pub enum RecallError {
     TooLarge,
     #[error("the hook input is not a JSON object: {0}")]
     NotJson(String),
-    #[error("unknown hook event `{0}`; known: session-start, user-prompt-submitted")]
+    #[error("unknown hook event `{0}`; known: session-start, user-prompt-submitted, before-agent")]
     UnknownEvent(String),
-    #[error("hooks are not offered for `{0}`; known: claude-code, codex, copilot-cli")]
+    #[error("hooks are not offered for `{0}`; known: claude-code, codex, copilot-cli, gemini-cli, vscode")]
     UnknownAgent(String),
     #[error("the session log could not be read: {0}")]
     Session(String),
 }
 
-/// The agent whose hook runs: the same names as [`DialogSource`], VS Code excluded (its chat has
-/// no command hooks the Secretary installs).
+/// The agent whose hook runs: the same names as [`DialogSource`]. `vscode` is VS Code's own
+/// agent (Copilot Chat runs the hooks VS Code collects; its `UserPromptSubmit` names VS Code's
+/// chat session).
 pub fn hook_agent(name: &str) -> Result<DialogSource, RecallError> {
-    match DialogSource::parse(name) {
-        Some(source) if source != DialogSource::Vscode => Ok(source),
-        _ => Err(RecallError::UnknownAgent(name.to_string())),
-    }
+    DialogSource::parse(name).ok_or_else(|| RecallError::UnknownAgent(preview(name, 40)))
 }
 
 /// The hook events `secretary hook <event>` answers.
@@ -63,6 +65,9 @@ pub enum HookEvent {
     /// Copilot CLI `userPromptSubmitted`, Claude Code and Codex `UserPromptSubmit`: answered only
     /// when the log shows a compaction since the person's previous request.
     UserPromptSubmitted,
+    /// Gemini CLI `BeforeAgent` (a prompt was submitted): answered only when the log shows a
+    /// compression after the last prompt that carried the recall.
+    BeforeAgent,
 }
 
 impl HookEvent {
@@ -70,6 +75,7 @@ impl HookEvent {
         match name {
             "session-start" => Ok(HookEvent::SessionStart),
             "user-prompt-submitted" => Ok(HookEvent::UserPromptSubmitted),
+            "before-agent" => Ok(HookEvent::BeforeAgent),
             other => Err(RecallError::UnknownEvent(preview(other, 40))),
         }
     }
@@ -81,6 +87,7 @@ impl HookEvent {
             (HookEvent::SessionStart, _) => "SessionStart",
             (HookEvent::UserPromptSubmitted, DialogSource::CopilotCli) => "userPromptSubmitted",
             (HookEvent::UserPromptSubmitted, _) => "UserPromptSubmit",
+            (HookEvent::BeforeAgent, _) => "BeforeAgent",
         }
     }
 }
@@ -115,7 +122,7 @@ impl HookInput {
     pub fn wants_recall(&self, event: HookEvent) -> bool {
         match event {
             HookEvent::SessionStart => self.source.as_deref().is_none_or(|s| s == "compact"),
-            HookEvent::UserPromptSubmitted => true,
+            HookEvent::UserPromptSubmitted | HookEvent::BeforeAgent => true,
         }
     }
 }
@@ -208,9 +215,9 @@ pub fn recall_text(dialog: &Dialog, max_chars: usize) -> Option<String> {
         return None;
     }
     let header = format!(
-        "The person's own words in this session ({count} request{}), verbatim from the agent's log \
-         (Chat Secretary). The conversation was compacted: these are what the person asked, not a \
-         summary. Call get_request with a number for any request in full.\n",
+        "The person's own words in this session ({count} request{}), {RECALL_MARK}. The \
+         conversation was compacted: these are what the person asked, not a summary. Call \
+         get_request with a number for any request in full.\n",
         if count == 1 { "" } else { "s" }
     );
     let cap = budget / 4;
@@ -341,9 +348,10 @@ fn len(text: &str) -> usize {
     text.chars().count()
 }
 
-/// What the agent expects on stdout for `text` (its hook output format): Claude Code and Codex
-/// read `hookSpecificOutput.additionalContext` with the event's name; Copilot CLI reads
-/// `additionalContext` at the top level.
+/// What the agent expects on stdout for `text` (its hook output format): Claude Code, Codex and
+/// Gemini CLI read `hookSpecificOutput.additionalContext` with the event's name (Gemini CLI adds
+/// it to the prompt as a `<hook_context>` part); Copilot CLI reads `additionalContext` at the top
+/// level.
 pub fn hook_output(agent: DialogSource, event: HookEvent, text: &str) -> String {
     let value = match agent {
         DialogSource::CopilotCli => serde_json::json!({ "additionalContext": text }),
@@ -374,7 +382,17 @@ pub fn answer(
         return Ok(None);
     }
     if event == HookEvent::UserPromptSubmitted
-        && !compacted_since_last_request(agent, bytes, input.prompt.as_deref())
+        && !(if agent == DialogSource::Vscode {
+            vscode_last_result_compacted(file_name, bytes)
+        } else {
+            compacted_since_last_request(agent, bytes, input.prompt.as_deref())
+        })
+    {
+        return Ok(None);
+    }
+    if event == HookEvent::BeforeAgent
+        && !(agent == DialogSource::GeminiCli
+            && crate::session::gemini_recall_pending(bytes, RECALL_MARK))
     {
         return Ok(None);
     }
@@ -458,5 +476,167 @@ mod tests {
         assert!(!is_plain_log_path("/home/u/../../etc/shadow.jsonl"));
         assert!(!is_plain_log_path("/etc/shadow"));
         assert!(!is_plain_log_path("/tmp/a\n.jsonl"));
+    }
+}
+
+/// What a VS Code chat session keeps of a response's result: Copilot Chat's summaries of the
+/// history (`result.metadata.summaries`, or the older `summary`), written when it compacted the
+/// conversation within that request (`IResultMetadata`, src/extension/prompt/common/conversation.ts
+/// of microsoft/vscode-copilot-chat@31acd00a86424e2ee6e980e54919cf31fbf88030). Everything else is
+/// skipped without being built.
+#[derive(Deserialize)]
+struct LiteMeta {
+    #[serde(default)]
+    summaries: Option<Vec<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    summary: Option<serde::de::IgnoredAny>,
+}
+
+impl LiteMeta {
+    fn compacted(&self) -> bool {
+        self.summaries.as_ref().is_some_and(|s| !s.is_empty()) || self.summary.is_some()
+    }
+}
+
+#[derive(Deserialize)]
+struct LiteResult {
+    #[serde(default)]
+    metadata: Option<LiteMeta>,
+}
+
+impl LiteResult {
+    fn compacted(&self) -> bool {
+        self.metadata.as_ref().is_some_and(LiteMeta::compacted)
+    }
+}
+
+#[derive(Deserialize)]
+struct LiteRequest {
+    #[serde(default)]
+    result: Option<LiteResult>,
+}
+
+impl LiteRequest {
+    /// `None` while the request has no result (the one being submitted, one in progress).
+    fn compacted(&self) -> Option<bool> {
+        self.result.as_ref().map(LiteResult::compacted)
+    }
+}
+
+#[derive(Deserialize)]
+struct LiteSession {
+    #[serde(default)]
+    requests: Vec<LiteRequest>,
+}
+
+#[derive(Deserialize)]
+struct LiteMutation {
+    kind: u8,
+    #[serde(default)]
+    k: Vec<Value>,
+    #[serde(default)]
+    v: Option<Box<serde_json::value::RawValue>>,
+    #[serde(default)]
+    i: Option<usize>,
+}
+
+/// How far past the end of `requests` a mutation may reach before it is ignored (a hostile index
+/// must not allocate much).
+const MAX_REQUEST_GAP: usize = 1024;
+
+/// Whether the newest request of a VS Code chat session that has a result is one in which Copilot
+/// Chat compacted the conversation: its `UserPromptSubmit` hook then answers, once, on the next
+/// prompt (Copilot Chat's `PreCompact` output is not read, and its `SessionStart` runs on the first
+/// turn only). `file_name` tells a `.jsonl` mutation log (replayed as `session::mutation` does,
+/// for the results only) from a whole `.json` session.
+pub fn vscode_last_result_compacted(file_name: &str, bytes: &[u8]) -> bool {
+    let results = if file_name.to_ascii_lowercase().ends_with(".jsonl") {
+        let mut results: Vec<Option<bool>> = Vec::new();
+        for line in bytes.split(|b| *b == b'\n') {
+            if let Ok(m) = serde_json::from_slice::<LiteMutation>(line) {
+                apply_result_mutation(&mut results, m);
+            }
+        }
+        results
+    } else {
+        serde_json::from_slice::<LiteSession>(bytes)
+            .map(|s| s.requests.iter().map(LiteRequest::compacted).collect())
+            .unwrap_or_default()
+    };
+    results.iter().rev().find_map(|r| *r) == Some(true)
+}
+
+/// One line of a VS Code mutation log, as far as request results go (see `session::mutation` for
+/// the kinds: 0 the whole state, 1 a set, 2 a push after truncating to `i`, 3 a delete).
+fn apply_result_mutation(results: &mut Vec<Option<bool>>, m: LiteMutation) {
+    let parse =
+        |v: &Option<Box<serde_json::value::RawValue>>| v.as_ref().map(|v| v.get().to_owned());
+    let Some(v) = parse(&m.v).or_else(|| (m.kind == 3).then(String::new)) else {
+        return;
+    };
+    let path: Vec<Option<&str>> = m.k.iter().map(Value::as_str).collect();
+    let index =
+        m.k.get(1)
+            .and_then(Value::as_u64)
+            .and_then(|n| usize::try_from(n).ok());
+    let slot = |results: &mut Vec<Option<bool>>, n: usize| -> bool {
+        if n >= results.len() + MAX_REQUEST_GAP {
+            return false;
+        }
+        if n >= results.len() {
+            results.resize(n + 1, None);
+        }
+        true
+    };
+    match (m.kind, path.as_slice()) {
+        (0, []) => {
+            if let Ok(session) = serde_json::from_str::<LiteSession>(&v) {
+                *results = session
+                    .requests
+                    .iter()
+                    .map(LiteRequest::compacted)
+                    .collect();
+            }
+        }
+        (1, [Some("requests")]) => {
+            if let Ok(requests) = serde_json::from_str::<Vec<LiteRequest>>(&v) {
+                *results = requests.iter().map(LiteRequest::compacted).collect();
+            }
+        }
+        (2, [Some("requests")]) => {
+            if let Some(i) = m.i {
+                results.truncate(i);
+            }
+            if let Ok(requests) = serde_json::from_str::<Vec<LiteRequest>>(&v) {
+                results.extend(requests.iter().map(LiteRequest::compacted));
+            }
+        }
+        (1, [Some("requests"), None]) => {
+            if let (Some(n), Ok(r)) = (index, serde_json::from_str::<LiteRequest>(&v)) {
+                if slot(results, n) {
+                    results[n] = r.compacted();
+                }
+            }
+        }
+        (1, [Some("requests"), None, Some("result")]) => {
+            if let (Some(n), Ok(r)) = (index, serde_json::from_str::<Option<LiteResult>>(&v)) {
+                if slot(results, n) {
+                    results[n] = r.as_ref().map(LiteResult::compacted);
+                }
+            }
+        }
+        (1, [Some("requests"), None, Some("result"), Some("metadata")]) => {
+            if let (Some(n), Ok(meta)) = (index, serde_json::from_str::<Option<LiteMeta>>(&v)) {
+                if slot(results, n) {
+                    results[n] = Some(meta.as_ref().is_some_and(LiteMeta::compacted));
+                }
+            }
+        }
+        (3, [Some("requests"), None]) | (3, [Some("requests"), None, Some("result")]) => {
+            if let Some(n) = index.filter(|n| *n < results.len()) {
+                results[n] = None;
+            }
+        }
+        _ => {}
     }
 }

@@ -523,7 +523,7 @@ fn claude_code_local_commands_are_not_requests() {
 /// Gemini CLI 0.61.0's session file, as it wrote it offline (lines shaped on a real run): the
 /// header, a `$set` of the context message, the person's prompts as `user` records, `gemini`
 /// answers; the `<session_context>` turn and function responses are not requests; a later
-/// `$set` of `messages` replaces the history.
+/// `$set` of `messages` (the model's history) neither adds nor drops requests.
 #[test]
 fn gemini_cli_session_file() {
     let log = [
@@ -548,14 +548,24 @@ fn gemini_cli_session_file() {
         "{:?}",
         d.diagnostics
     );
-    // A rewrite of the history replaces the requests.
-    let rewritten = format!(
-        "{log}\n{}",
-        r#"{"$set":{"messages":[{"id":"a","type":"user","content":[{"text":"only this"}]}]}}"#
-    );
+    // A compression rewrites the history (measured with 0.61.0: the context message, the summary
+    // as a `user` message, the CLI's "Got it", the newest turns): the person's requests stay, the
+    // summary is not one, and a hook's `<hook_context>` part is not the person's text.
+    let compressed = [
+        log.as_str(),
+        r#"{"$set":{"messages":[{"id":"d0","type":"user","content":[{"text":"<session_context>\nThis is the Gemini CLI."}]},{"id":"s9","type":"user","content":[{"text":"<state_snapshot>the model's summary</state_snapshot>"}]},{"id":"g9","type":"gemini","content":[{"text":"Got it. Thanks for the additional context!"}]}],"lastUpdated":"2026-11-24T20:39:00.000Z"}}"#,
+        r#"{"id":"u3","timestamp":"2026-11-24T20:40:00.000Z","type":"user","content":[{"text":"third"},{"text":"<hook_context>The person's own words, recalled</hook_context>"}]}"#,
+        r#"{"id":"u4","timestamp":"2026-11-24T20:41:00.000Z","type":"user","content":"<hook_context>from a session start hook</hook_context>\n\nfourth"}"#,
+    ]
+    .join("\n");
     assert_eq!(
-        texts(&parse(path, rewritten.as_bytes()).unwrap()),
-        ["only this"]
+        texts(&parse(path, compressed.as_bytes()).unwrap()),
+        [
+            "first prompt hello",
+            "second, as a string",
+            "third",
+            "fourth"
+        ]
     );
 }
 

@@ -245,7 +245,8 @@ fn hook_inputs_are_checked() {
         Err(recall::RecallError::TooLarge)
     );
     assert!(recall::HookEvent::parse("rm -rf").is_err());
-    assert!(recall::hook_agent("vscode").is_err());
+    assert_eq!(recall::hook_agent("vscode"), Ok(DialogSource::Vscode));
+    assert!(recall::hook_agent("../../bin/sh").is_err());
     assert_eq!(recall::hook_agent("codex"), Ok(DialogSource::Codex));
 }
 
@@ -345,4 +346,251 @@ fn a_prompt_hook_answers_once_after_each_compaction() {
         ),
         Ok(None)
     );
+}
+
+/// The `hookSpecificOutput.additionalContext` of a hook's output, checking its event's name.
+fn additional_context(out: &str, event: &str) -> String {
+    let v: Value = serde_json::from_str(out).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], event);
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A Gemini CLI 0.61.0 log as it wrote it in a headless run, one process per turn (lines shaped
+/// on the measured log of extension/test/agents/hooks.test.ts): the header and the context
+/// message as a `$set`, then per turn the prompt and the answer on their own lines; each resume
+/// writes the header again and the history back as `$set`s; a compression writes the history as
+/// the summary, the CLI's "Got it" and the newest turns.
+struct GeminiLog(String);
+
+impl GeminiLog {
+    fn new() -> Self {
+        let mut log = GeminiLog(String::new());
+        log.resume(&[]);
+        log
+    }
+    fn push(&mut self, value: Value) {
+        self.0.push_str(&value.to_string());
+        self.0.push('\n');
+    }
+    fn context() -> Value {
+        json!({"id": "ctx", "type": "user", "content": [{"text": "<session_context>\nThis is the Gemini CLI."}]})
+    }
+    /// A new process: the header, the context alone, then the history it read back.
+    fn resume(&mut self, history: &[Value]) {
+        self.push(json!({"sessionId": "g1", "projectHash": "ab", "startTime": "2026-11-24T22:49:00Z", "lastUpdated": "2026-11-24T22:49:00Z", "kind": "main"}));
+        self.push(json!({"$set": {"messages": [Self::context()]}}));
+        if !history.is_empty() {
+            let mut all = vec![Self::context()];
+            all.extend_from_slice(history);
+            self.push(json!({"$set": {"messages": all}}));
+        }
+    }
+    fn turn(&mut self, id: &str, parts: Value) -> Vec<Value> {
+        let user = json!({"id": id, "timestamp": "2026-11-24T22:50:00Z", "type": "user", "content": parts});
+        let answer = json!({"id": format!("{id}-a"), "timestamp": "2026-11-24T22:50:01Z", "type": "gemini", "content": "ok", "model": "scripted"});
+        self.push(user.clone());
+        self.push(json!({"$set": {"lastUpdated": "2026-11-24T22:50:00Z"}}));
+        self.push(answer.clone());
+        vec![user, answer]
+    }
+    fn compress(&mut self, summary_id: &str) -> Vec<Value> {
+        let kept = vec![
+            json!({"id": summary_id, "type": "user", "content": [{"text": "<state_snapshot>summary</state_snapshot>"}]}),
+            json!({"id": format!("{summary_id}-ok"), "type": "gemini", "content": [{"text": "Got it. Thanks for the additional context!"}]}),
+        ];
+        let mut all = vec![Self::context()];
+        all.extend(kept.clone());
+        self.push(json!({"$set": {"messages": all}}));
+        kept
+    }
+}
+
+#[test]
+fn gemini_before_agent_answers_once_after_each_compression() {
+    let answer = |log: &GeminiLog, prompt: &str| {
+        let input = recall::read_hook_input(
+            json!({"session_id": "g1", "transcript_path": "/h/.gemini/tmp/w/chats/session-x-g1.jsonl", "prompt": prompt, "hook_event_name": "BeforeAgent"})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+        recall::answer(
+            DialogSource::GeminiCli,
+            HookEvent::BeforeAgent,
+            &input,
+            "/h/.gemini/tmp/w/chats/session-x-g1.jsonl",
+            log.0.as_bytes(),
+            12_000,
+        )
+        .unwrap()
+    };
+    let mut log = GeminiLog::new();
+    let mut history = log.turn("u1", json!([{"text": "First gamma-1"}]));
+    log.resume(&history);
+    history.extend(log.turn("u2", json!([{"text": "Middle delta-7731"}])));
+    log.resume(&history);
+    // Resumed sessions rewrite the history they read back: no compression, nothing.
+    assert_eq!(answer(&log, "Third"), None);
+    history.extend(log.turn("u3", json!([{"text": "Third epsilon-3"}])));
+    log.resume(&history);
+    // The fourth turn's hook ran before its compression; the compression, then its prompt.
+    let mut history = log.compress("s1");
+    history.extend(log.turn("u4", json!([{"text": "Fourth eta-4"}])));
+    log.resume(&history);
+    // The fifth prompt's hook: the requests come back, in the shape Gemini CLI reads, all of them
+    // although the rewritten history holds only the summary and the fourth.
+    let out = answer(&log, "Fifth zeta-5").expect("recall after a compression");
+    let context = additional_context(&out, "BeforeAgent");
+    for words in [
+        "First gamma-1",
+        "Middle delta-7731",
+        "Third epsilon-3",
+        "Fourth eta-4",
+    ] {
+        assert!(context.contains(words), "{words}: {context}");
+    }
+    assert!(
+        !context.contains("state_snapshot"),
+        "the summary is not a request"
+    );
+    // Gemini CLI records the answer as a part of the fifth prompt: the next hooks stay silent,
+    // and the recalled text is not read as the person's words.
+    history.extend(log.turn(
+        "u5",
+        json!([{"text": "Fifth zeta-5"}, {"text": format!("<hook_context>{context}</hook_context>")}]),
+    ));
+    log.resume(&history);
+    assert_eq!(answer(&log, "Sixth"), None);
+    let dialog = session::parse_as(
+        DialogSource::GeminiCli,
+        "/h/.gemini/tmp/w/chats/session-x-g1.jsonl",
+        log.0.as_bytes(),
+    )
+    .unwrap();
+    let texts: Vec<&str> = dialog.requests.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "First gamma-1",
+            "Middle delta-7731",
+            "Third epsilon-3",
+            "Fourth eta-4",
+            "Fifth zeta-5"
+        ]
+    );
+    // A second compression: once more.
+    let mut history = log.compress("s2");
+    history.extend(log.turn("u6", json!([{"text": "Sixth"}])));
+    log.resume(&history);
+    assert!(answer(&log, "Seventh").is_some());
+    // Only Gemini CLI's log is read this way.
+    let claude = recall::answer(
+        DialogSource::ClaudeCode,
+        HookEvent::BeforeAgent,
+        &recall::read_hook_input(br#"{"session_id":"s1"}"#).unwrap(),
+        "/x/s1.jsonl",
+        &claude_log(&["one".into()]),
+        12_000,
+    )
+    .unwrap();
+    assert_eq!(claude, None);
+}
+
+/// A request of a VS Code session as its mutation log writes it (shaped on the shared fixture
+/// git-ai-project__git-ai__copilot_session_multiline.jsonl): `result.metadata` is Copilot Chat's
+/// `IResultMetadata`, with `summaries` when it compacted the conversation within that request
+/// (src/extension/prompt/common/conversation.ts of
+/// microsoft/vscode-copilot-chat@31acd00a86424e2ee6e980e54919cf31fbf88030).
+fn vscode_request(id: &str, text: &str, result: Option<Value>) -> Value {
+    let mut r = json!({"requestId": id, "timestamp": 1760520001000u64, "message": {"text": text, "parts": [{"kind": "text", "text": text}]},
+        "variableData": {"variables": []}, "agent": {"id": "github.copilot.editsAgent"}, "modelId": "copilot/gpt-4o", "response": [{"value": "ok"}]});
+    if let Some(result) = result {
+        r["result"] = result;
+    }
+    r
+}
+
+fn result_with(summaries: bool) -> Value {
+    let mut metadata = json!({"sessionId": "copilot-s1", "responseId": "r", "toolCallRounds": []});
+    if summaries {
+        metadata["summaries"] =
+            json!([{"toolCallRoundId": "round1", "text": "<summary>the model's</summary>"}]);
+    }
+    json!({"timings": {"totalElapsed": 10}, "metadata": metadata})
+}
+
+#[test]
+fn vscode_user_prompt_submit_answers_once_after_copilot_chat_compacted() {
+    let line = |v: Value| format!("{v}\n");
+    let mut log = line(
+        json!({"kind": 0, "v": {"version": 3, "sessionId": "v1", "creationDate": 1760520000000u64, "requests": [
+        vscode_request("q1", "First gamma-1: write the invoice module", Some(result_with(false)))]}}),
+    );
+    log += &line(
+        json!({"kind": 2, "k": ["requests"], "v": [vscode_request("q2", "Middle delta-7731: handle refunds", None)]}),
+    );
+    log += &line(json!({"kind": 1, "k": ["requests", 1, "result"], "v": result_with(false)}));
+    let input = recall::read_hook_input(
+        json!({"session_id": "copilot-s1", "transcript_path": "/u/workspaceStorage/h/GitHub.copilot-chat/transcripts/copilot-s1.jsonl",
+            "hook_event_name": "UserPromptSubmit", "prompt": "Third", "timestamp": "2026-11-24T23:00:00.000Z"})
+        .to_string()
+        .as_bytes(),
+    )
+    .unwrap();
+    let answer = |log: &str| {
+        recall::answer(
+            DialogSource::Vscode,
+            HookEvent::UserPromptSubmitted,
+            &input,
+            "/u/workspaceStorage/h/chatSessions/v1.jsonl",
+            log.as_bytes(),
+            12_000,
+        )
+        .unwrap()
+    };
+    assert_eq!(answer(&log), None, "no compaction yet");
+    // The third request compacted the conversation (its result carries Copilot Chat's summary);
+    // the fourth prompt, already in the log without a result, gets the words back.
+    log += &line(
+        json!({"kind": 2, "k": ["requests"], "v": [vscode_request("q3", "Third epsilon-3", None)]}),
+    );
+    log += &line(json!({"kind": 1, "k": ["requests", 2, "result"], "v": result_with(true)}));
+    log += &line(
+        json!({"kind": 2, "k": ["requests"], "v": [vscode_request("q4", "Fourth eta-4", None)]}),
+    );
+    let out = answer(&log).expect("recall after a compaction");
+    let context = additional_context(&out, "UserPromptSubmit");
+    for words in [
+        "First gamma-1: write the invoice module",
+        "Middle delta-7731: handle refunds",
+    ] {
+        assert!(context.contains(words), "{words}: {context}");
+    }
+    // The fourth answered without compacting: the fifth prompt gets nothing.
+    log += &line(json!({"kind": 1, "k": ["requests", 3, "result"], "v": result_with(false)}));
+    assert_eq!(answer(&log), None);
+    // The older `summary` field counts too, in a whole `.json` session as well.
+    let mut old = result_with(false);
+    old["metadata"]["summary"] = json!({"toolCallRoundId": "r", "text": "s"});
+    let whole = json!({"version": 3, "sessionId": "v1", "requests": [
+        vscode_request("q1", "one", Some(result_with(false))), vscode_request("q2", "two", Some(old)), vscode_request("q3", "three", None)]});
+    assert!(recall::vscode_last_result_compacted(
+        "/u/chatSessions/v1.json",
+        whole.to_string().as_bytes()
+    ));
+    // Hostile indexes and garbage lines change nothing and allocate nothing large.
+    let hostile = format!(
+        "{log}{}{}not json\n",
+        line(
+            json!({"kind": 1, "k": ["requests", 999_999_999u64, "result"], "v": result_with(true)})
+        ),
+        line(json!({"kind": 3, "k": ["requests", 77]}))
+    );
+    assert!(!recall::vscode_last_result_compacted(
+        "/u/chatSessions/v1.jsonl",
+        hostile.as_bytes()
+    ));
 }

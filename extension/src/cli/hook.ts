@@ -7,9 +7,10 @@ import { silentLogger } from '../log';
 import { agentOfClient, agentRoots, agentSessionFiles, type AgentRoots, type DialogSource } from '../sessions/agents';
 import { readBounded } from '../host/boundedRead';
 import { errorMessage } from '../log';
+import { findVscodeSession } from './vscodeHookSession';
 
 /**
- * `secretary hook <event> [--agent claude-code|codex|copilot-cli] [--max-chars N]`: what an
+ * `secretary hook <event> [--agent claude-code|codex|copilot-cli|gemini-cli|vscode] [--max-chars N]`: what an
  * agent's hook runs after a compaction (docs/agents.md, "Recall hooks"). It reads the hook's
  * input from stdin, finds the session's own log and prints what the core answers: the person's
  * requests, verbatim, within the budget, in the shape the agent reads. What to recall and how to
@@ -26,9 +27,11 @@ const STDIN_MS = 2_000;
  * longer (Claude Code 60 s, Codex 600 s), so this one decides. */
 const DEADLINE_MS = 8_000;
 
-export const HOOK_USAGE = `secretary hook <event> [--agent claude-code|codex|copilot-cli] [--max-chars <n>]
+export const HOOK_USAGE = `secretary hook <event> [--agent claude-code|codex|copilot-cli|gemini-cli|vscode] [--max-chars <n>]
   event: session-start (Claude Code, Codex: SessionStart after a compaction)
-         user-prompt-submitted (Copilot CLI: userPromptSubmitted)
+         user-prompt-submitted (Copilot CLI: userPromptSubmitted; VS Code: UserPromptSubmit,
+           once after Copilot Chat compacted the conversation)
+         before-agent (Gemini CLI: BeforeAgent, once after a compression)
   Reads the hook input (JSON) on stdin; prints the person's requests of that session, verbatim,
   as the agent's hook output; prints nothing and exits 0 on any failure (one line on stderr).
 `;
@@ -71,8 +74,8 @@ async function answer(argv: string[], env: NodeJS.ProcessEnv): Promise<string | 
     throw new Error('needs one event, e.g. `secretary hook session-start --agent claude-code`');
   }
   const agent = (values.agent ?? agentOfClient(undefined, env)) as DialogSource | undefined;
-  if (!agent || agent === 'vscode') {
-    throw new Error('needs --agent claude-code, codex or copilot-cli');
+  if (!agent || !(agent in LOG_ROOT || agent === 'vscode')) {
+    throw new Error('needs --agent claude-code, codex, copilot-cli, gemini-cli or vscode');
   }
   let maxChars: number | undefined;
   if (values['max-chars'] !== undefined) {
@@ -90,12 +93,12 @@ async function answer(argv: string[], env: NodeJS.ProcessEnv): Promise<string | 
   if (!input.wantsRecall) {
     return undefined;
   }
-  const roots = agentRoots(env);
-  const log = findLog(agent, input, roots);
+  const maxBytes = core.run((_h, m) => m.maxSessionBytes());
+  const log = agent === 'vscode' ? findVscodeSession(input, maxBytes, env) : findLog(agent, input, agentRoots(env));
   if (!log) {
     throw new Error(`no ${agent} log for session ${input.sessionId ?? '(none given)'}`);
   }
-  const bytes = readBounded(log, { maxBytes: core.run((_h, m) => m.maxSessionBytes()), statSizeOnly: true });
+  const bytes = readBounded(log, { maxBytes, statSizeOnly: true });
   return core.run((_h, m) => m.hookAnswer(agent, event, stdin, log, bytes, maxChars));
 }
 
@@ -129,12 +132,55 @@ function readStdin(max: number): Promise<Buffer> {
   });
 }
 
+/** The agents `secretary hook` answers, and the field of {@link AgentRoots} holding each one's logs. */
+const LOG_ROOT: Partial<Record<DialogSource, 'claude' | 'codex' | 'copilot' | 'gemini'>> = {
+  'claude-code': 'claude',
+  codex: 'codex',
+  'copilot-cli': 'copilot',
+  'gemini-cli': 'gemini',
+};
+
+/** Whether `file` (a log under the agent's root) is named as the log of session `id`. Gemini CLI
+ * names its logs `session-<time>-<first 8 of the id>.jsonl` ({@link headerNames} decides between
+ * several). */
+function isLogOf(agent: DialogSource, file: string, id: string): boolean {
+  const base = path.basename(file);
+  switch (agent) {
+    case 'codex':
+      return base.endsWith(`-${id}.jsonl`);
+    case 'claude-code':
+      return base === `${id}.jsonl`;
+    case 'gemini-cli':
+      return base.startsWith('session-') && base.endsWith(`-${id.slice(0, 8)}.jsonl`);
+    default:
+      return path.basename(path.dirname(file)) === id || base === `${id}.jsonl`;
+  }
+}
+
+/** Whether the header line of a Gemini CLI log names session `id`. */
+function headerNames(file: string, id: string): boolean {
+  try {
+    const text = readBounded(file, { maxBytes: MAX_GEMINI_LOG_BYTES, statSizeOnly: true }).toString('utf8');
+    const first = JSON.parse(text.slice(0, text.indexOf('\n') >>> 0)) as { sessionId?: unknown };
+    return first.sessionId === id;
+  } catch {
+    return false;
+  }
+}
+
+/** The largest Gemini CLI log read to tell two logs of the same 8-character prefix apart. */
+const MAX_GEMINI_LOG_BYTES = 64 * 1024 * 1024;
+
 /**
  * The session's log: the transcript path the agent gave when it lies in that agent's own log
  * folder (its real path, so a link cannot lead out), else the log named by the session id.
  */
 export function findLog(agent: DialogSource, input: HookInput, roots: AgentRoots): string | undefined {
-  const root = agent === 'claude-code' ? roots.claude : agent === 'codex' ? roots.codex : roots.copilot;
+  const key = LOG_ROOT[agent];
+  if (!key) {
+    return undefined;
+  }
+  const root = roots[key];
   const realRoot = realpath(root);
   if (!realRoot) {
     return undefined;
@@ -160,22 +206,14 @@ export function findLog(agent: DialogSource, input: HookInput, roots: AgentRoots
     continue: '',
     opencode: '',
     aider: [],
-    [agent === 'claude-code' ? 'claude' : agent === 'codex' ? 'codex' : 'copilot']: root,
+    [key]: root,
   };
-  for (const { path: file } of agentSessionFiles(only)) {
-    const base = path.basename(file);
-    const matches =
-      agent === 'codex'
-        ? base.endsWith(`-${id}.jsonl`)
-        : agent === 'claude-code'
-          ? base === `${id}.jsonl`
-          : path.basename(path.dirname(file)) === id || base === `${id}.jsonl`;
-    if (matches) {
-      const real = realpath(file);
-      return real?.startsWith(realRoot + path.sep) ? real : undefined;
-    }
-  }
-  return undefined;
+  const named = agentSessionFiles(only)
+    .map((f) => f.path)
+    .filter((file) => isLogOf(agent, file, id));
+  const file = named.length > 1 ? named.find((f) => headerNames(f, id)) : named[0];
+  const real = file === undefined ? undefined : realpath(file);
+  return real?.startsWith(realRoot + path.sep) ? real : undefined;
 }
 
 function realpath(file: string): string | undefined {

@@ -22,11 +22,13 @@ import { errorMessage } from '../log';
  * how). Exit 0 when every file was handled, 1 when one was refused (the others are still done),
  * 2 on bad usage.
  */
-export const HOOKS_USAGE = `secretary hooks install|uninstall [--agent claude-code,codex,copilot-cli] [--scope user|project]
+export const HOOKS_USAGE = `secretary hooks install|uninstall [--agent claude-code,codex,copilot-cli,gemini-cli,vscode] [--scope user|project]
                                [--max-chars <n>] [--dry-run]
   install: adds \`secretary hook\` to each agent's settings (Claude Code ~/.claude/settings.json,
-  Codex ~/.codex/hooks.json, Copilot CLI ~/.copilot/hooks/secretary-recall.json; --scope project:
-  .claude/settings.json, .codex/hooks.json, .github/hooks/secretary-recall.json in this folder),
+  Codex ~/.codex/hooks.json, Copilot CLI ~/.copilot/hooks/secretary-recall.json, Gemini CLI
+  ~/.gemini/settings.json, VS Code ~/.copilot/hooks/secretary-recall-vscode.json; --scope project:
+  .claude/settings.json, .codex/hooks.json, .github/hooks/secretary-recall.json,
+  .gemini/settings.json, .github/hooks/secretary-recall-vscode.json in this folder),
   keeping everything else and a <file>.bak; --dry-run prints the diff and writes nothing.
   uninstall: removes only the entries it added.
 `;

@@ -18,8 +18,8 @@ import { writeFileAtomic } from '../host/atomicWrite';
  * command is a Secretary hook command ({@link isOwnCommand}).
  */
 
-export type HookAgent = 'claude-code' | 'codex' | 'copilot-cli';
-export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'codex', 'copilot-cli'];
+export type HookAgent = 'claude-code' | 'codex' | 'copilot-cli' | 'gemini-cli' | 'vscode';
+export const HOOK_AGENTS: readonly HookAgent[] = ['claude-code', 'codex', 'copilot-cli', 'gemini-cli', 'vscode'];
 export type HookScope = 'user' | 'project';
 
 /** Settings files are small; a larger one is not the agent's settings file. */
@@ -56,6 +56,15 @@ export function settingsFile(
       // Copilot CLI reads every `*.json` of `~/.copilot/hooks/` and of a repository's
       // `.github/hooks/` (its `config.json` `hooks` key was not read in 1.0.102, measured).
       return path.join(scope === 'project' ? path.join(cwd, '.github') : env.COPILOT_HOME || path.join(home, '.copilot'), 'hooks', 'secretary-recall.json');
+    case 'gemini-cli':
+      // Gemini CLI merges the `hooks` of the user's and the project's settings (a project's only
+      // in a trusted folder).
+      return path.join(scope === 'project' ? cwd : env.GEMINI_CLI_HOME || home, '.gemini', 'settings.json');
+    case 'vscode':
+      // VS Code 1.139 collects hooks from `chat.hookFilesLocations`, by default `.github/hooks` of
+      // the workspace and `~/.copilot/hooks` (a file of its own: the Copilot CLI one keeps its
+      // format), and Copilot Chat runs them.
+      return path.join(scope === 'project' ? path.join(cwd, '.github') : path.join(home, '.copilot'), 'hooks', 'secretary-recall-vscode.json');
   }
 }
 
@@ -68,12 +77,16 @@ export function agentHome(agent: HookAgent, env: NodeJS.ProcessEnv = process.env
       return env.CODEX_HOME || path.join(home, '.codex');
     case 'copilot-cli':
       return env.COPILOT_HOME || path.join(home, '.copilot');
+    case 'gemini-cli':
+      return path.join(env.GEMINI_CLI_HOME || home, '.gemini');
+    case 'vscode':
+      return path.join(home, '.copilot');
   }
 }
 
 /** The command a hook runs: this very CLI under this Node, quoted for a POSIX shell. */
 export function hookCommand(agent: HookAgent, cli: string = path.join(__dirname, 'cli.js'), node: string = process.execPath, maxChars?: number): string {
-  const event = agent === 'copilot-cli' ? 'user-prompt-submitted' : 'session-start';
+  const event = agent === 'copilot-cli' || agent === 'vscode' ? 'user-prompt-submitted' : agent === 'gemini-cli' ? 'before-agent' : 'session-start';
   const budget = maxChars === undefined ? '' : ` --max-chars ${maxChars}`;
   return `${shellQuote(node)} ${shellQuote(cli)} hook ${event} --agent ${agent}${budget}`;
 }
@@ -128,13 +141,31 @@ function hookShape(agent: HookAgent, command: string): { list: (string | number)
       commandsOf: (entry) => [(entry as { bash?: unknown; command?: unknown } | null)?.bash, (entry as { command?: unknown } | null)?.command],
     };
   }
+  const commandsOf = (entry: unknown) => {
+    const hooks = (entry as { hooks?: unknown } | null)?.hooks;
+    return Array.isArray(hooks) ? hooks.map((h) => (h as { command?: unknown } | null)?.command) : [];
+  };
+  if (agent === 'vscode') {
+    // VS Code's own format: PascalCase events, `command`, `timeout` in seconds.
+    return {
+      list: ['hooks', 'UserPromptSubmit'],
+      entry: { type: 'command', command, timeout: HOOK_TIMEOUT_S },
+      commandsOf: (entry) => [(entry as { command?: unknown } | null)?.command],
+    };
+  }
+  if (agent === 'gemini-cli') {
+    // Every prompt (no matcher); the answer comes only once after a compression. Gemini CLI's
+    // timeout is in milliseconds.
+    return {
+      list: ['hooks', 'BeforeAgent'],
+      entry: { hooks: [{ type: 'command', name: 'secretary-recall', command, timeout: HOOK_TIMEOUT_S * 1000 }] },
+      commandsOf,
+    };
+  }
   return {
     list: ['hooks', 'SessionStart'],
     entry: { matcher: 'compact', hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] },
-    commandsOf: (entry) => {
-      const hooks = (entry as { hooks?: unknown } | null)?.hooks;
-      return Array.isArray(hooks) ? hooks.map((h) => (h as { command?: unknown } | null)?.command) : [];
-    },
+    commandsOf,
   };
 }
 
@@ -150,8 +181,8 @@ export function planInstall(agent: HookAgent, file: string, text: string | undef
   const kept = current.filter((entry) => !shape.commandsOf(entry).some((c) => isOwnCommand(c, agent)));
   const next = [...kept, shape.entry];
   let after = applyEdits(base, modify(base, shape.list, next, FORMAT));
-  // A Copilot CLI hooks file says its format version.
-  if (agent === 'copilot-cli' && valueAt(after, ['version']) === undefined) {
+  // A Copilot CLI (or VS Code) hooks file says its format version.
+  if ((agent === 'copilot-cli' || agent === 'vscode') && valueAt(after, ['version']) === undefined) {
     after = applyEdits(after, modify(after, ['version'], 1, FORMAT));
   }
   return { agent, file, before, after, changed: after !== (before ?? '') };
@@ -245,8 +276,9 @@ export function planSetup(cli: string, node: string, env: NodeJS.ProcessEnv = pr
   const plans: HookPlan[] = [];
   const refused: string[] = [];
   for (const agent of HOOK_AGENTS) {
+    // VS Code's own agent is set up wherever the command runs (its hooks folder may be new).
     try {
-      if (!fs.statSync(agentHome(agent, env, home)).isDirectory()) {
+      if (agent !== 'vscode' && !fs.statSync(agentHome(agent, env, home)).isDirectory()) {
         continue;
       }
     } catch {

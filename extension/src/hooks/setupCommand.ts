@@ -7,11 +7,12 @@ import { errorMessage } from '../log';
 /** The command's id (contributed in package.json). */
 export const SET_UP_RECALL_HOOKS_COMMAND = 'copilotChatSecretary.setUpRecallHooks';
 
-const NAMES = { 'claude-code': 'Claude Code', codex: 'Codex', 'copilot-cli': 'GitHub Copilot CLI' } as const;
+const NAMES = { 'claude-code': 'Claude Code', codex: 'Codex', 'copilot-cli': 'GitHub Copilot CLI', 'gemini-cli': 'Gemini CLI', vscode: 'VS Code (agent hooks, run by Copilot Chat)' } as const;
 
 /**
  * "Chat Secretary: Set Up Recall Hooks": for every agent whose home folder exists on this machine
- * (`~/.claude`, `~/.codex`, `~/.copilot`, or their environment overrides), the same install as
+ * (`~/.claude`, `~/.codex`, `~/.copilot`, `~/.gemini`, or their environment overrides), and for VS
+ * Code's own agent hooks (`~/.copilot/hooks/secretary-recall-vscode.json`), the same install as
  * `secretary hooks install --scope user`, after a modal confirmation that lists the files it will
  * change. The hook runs the CLI shipped in this extension (`dist/cli.js`) with the `node` on the
  * agent's PATH (VS Code's own binary is not a Node the agents can run).
@@ -24,7 +25,7 @@ export function registerRecallHooksCommand(context: vscode.ExtensionContext, log
       log.warn(`Set Up Recall Hooks: ${why}`);
     }
     if (plans.length === 0) {
-      const message = refused.length > 0 ? `Recall hooks not set up: ${refused.join('; ')}` : 'Every agent found already has the recall hook (or no Claude Code, Codex or Copilot CLI home folder was found).';
+      const message = refused.length > 0 ? `Recall hooks not set up: ${refused.join('; ')}` : 'Every agent found, and VS Code, already has the recall hook.';
       void vscode.window.showInformationMessage(message);
       return;
     }

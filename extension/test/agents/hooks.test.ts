@@ -19,13 +19,17 @@ import { startModelServer, type Exchange, type ModelServer, type Script } from '
 const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 /** The agents whose hooks fire offline after a compaction. */
-type Hooked = Extract<AgentName, 'claude' | 'codex' | 'copilot'>;
-const HOOKED: Hooked[] = ['claude', 'codex', 'copilot'];
-const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex')
+type Hooked = Extract<AgentName, 'claude' | 'codex' | 'copilot' | 'gemini'>;
+const HOOKED: Hooked[] = ['claude', 'codex', 'copilot', 'gemini'];
+const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex,gemini')
   .split(',')
   .map((s) => s.trim())
   .filter((n): n is Hooked => (HOOKED as string[]).includes(n));
-const HOOK_AGENT: Record<Hooked, string> = { claude: 'claude-code', codex: 'codex', copilot: 'copilot-cli' };
+const HOOK_AGENT: Record<Hooked, string> = { claude: 'claude-code', codex: 'codex', copilot: 'copilot-cli', gemini: 'gemini-cli' };
+/** Gemini CLI compresses before a turn once its history is estimated above this share of the
+ * model's window (1,048,576 tokens for a model it does not know): ~3,100 tokens, reached with the
+ * bulky third request, so the fourth turn compresses. */
+const GEMINI_COMPRESSION_THRESHOLD = 0.003;
 
 const SUMMARY = 'SUMMARY: the person asked for several things earlier.';
 /** Short answers at once; the bulky third request reports a full context (Codex compacts on it).
@@ -33,7 +37,11 @@ const SUMMARY = 'SUMMARY: the person asked for several things earlier.';
  * compaction only within a turn that outlives it (two model requests). */
 const script: Script = (ex) => (ex.lastUser.includes('eta-4') && ex.toolResult === undefined && ex.interaction !== 'conversation-compaction' ? { tool: 'list_dialogs', args: {} } : {
   text:
-    ex.interaction === 'conversation-compaction' || (/summar/i.test(ex.lastUser.slice(0, 2000)) && !ex.lastUser.includes('epsilon-3')) ? SUMMARY : 'ok',
+    ex.interaction === 'conversation-compaction' ||
+    ex.lastUser.includes('<state_snapshot>') ||
+    (/summar/i.test(ex.lastUser.slice(0, 2000)) && !ex.lastUser.includes('epsilon-3'))
+      ? SUMMARY
+      : 'ok',
   ...(ex.lastUser.includes('epsilon-3') ? { tokens: 1_000_000 } : {}),
 });
 
@@ -78,10 +86,18 @@ for (const name of ONLY) {
       fs.mkdirSync(home, { recursive: true });
       const agent = makeAgent(name, { root: ROOT, command: agentCommand(ROOT, name), modelUrl: server.url, home, trustHooks: true });
       const env = { HOME: home, CODEX_HOME: path.join(home, '.codex'), XDG_STATE_HOME: path.join(home, '.state') };
+      if (name === 'gemini') {
+        // A small compression threshold (the hook install below keeps this setting).
+        const settings = path.join(home, '.gemini', 'settings.json');
+        const value = JSON.parse(fs.readFileSync(settings, 'utf8')) as Record<string, unknown>;
+        fs.writeFileSync(settings, JSON.stringify({ ...value, model: { compressionThreshold: GEMINI_COMPRESSION_THRESHOLD } }, null, 2));
+      }
       // Copilot CLI's middle request must be large to be dropped (~8,300 characters), and its prompt
       // hook may run right after the bulky third request, the newest then (cut at a quarter of the
       // budget): a 16,000-character budget holds them both.
-      const budget = name === 'copilot' ? ['--max-chars', '16000'] : [];
+      // Gemini CLI's bulky third request (~10,000 characters, to pass the compression threshold)
+      // is a middle one when its hook runs after the fourth: 20,000 holds it and the middle one.
+      const budget = name === 'copilot' ? ['--max-chars', '16000'] : name === 'gemini' ? ['--max-chars', '20000'] : [];
       const installed = secretary(['hooks', 'install', '--agent', HOOK_AGENT[name], ...budget], env);
       assert.match(installed, /added the recall hook/);
       if (hook === 'uninstalled') {
@@ -100,7 +116,8 @@ for (const name of ONLY) {
         assertTurn(await agent.turn(id, '/compact'), 'the /compact command');
       }
       assertTurn(await agent.turn(id, 'Fourth request eta-4: and a changelog', limits), 'turn 4');
-      // Copilot CLI compacts in the background and applies it within the turn that outlives it.
+      // Copilot CLI compacts in the background and applies it within the turn that outlives it;
+      // Gemini CLI compresses within the fourth turn, after its prompt hook ran.
       assertTurn(await agent.turn(id, 'Fifth request zeta-5: and a release note', limits), 'turn 5');
       const exchanges = server.exchanges.slice(start);
       // The requests the model got with the compacted history (the summary in it).
@@ -115,9 +132,13 @@ for (const name of ONLY) {
       const { compacted, agent, session } = await scenario('installed', 'installed');
       // Claude Code and Codex: the very first request after the compaction. Copilot CLI: the first
       // prompt after its background compaction completed (turn 4 or 5, as its timing falls); its
-      // prompt hook answers once, so every later request holds the words too.
-      const next = name === 'copilot' ? compacted.find((ex) => ex.history.includes('verbatim from the agent')) : compacted[0];
+      // prompt hook answers once, so every later request holds the words too. Gemini CLI: its
+      // prompt hook runs before the turn that compresses (the fourth), so the fifth prompt.
+      const next = name === 'copilot' || name === 'gemini' ? compacted.find((ex) => ex.history.includes('verbatim from the agent')) : compacted[0];
       assert.ok(next, `no recall in the requests after the compaction: ${describeExchanges(compacted)}`);
+      if (name === 'gemini') {
+        assert.ok(next.lastUser.startsWith('Fifth request zeta-5'), `the recall came with the prompt after the compression: ${describeExchanges(compacted)}`);
+      }
       // What the model reads as the conversation (tool results left out).
       assert.ok(next.history.includes(JSON.stringify(FIRST).slice(1, -1)), 'the first request came back');
       assert.ok(next.history.includes(JSON.stringify(middleOf(name)).slice(1, -1)), `the middle request came back verbatim: ${next.history.slice(-4000)}`);

@@ -56,6 +56,16 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
+/** Asserts that `home` holds the same files, unchanged, as `before` (less `gone`, removed on purpose). */
+function assertNothingWritten(home: string, before: Map<string, string>, gone: string): void {
+  before.delete(gone);
+  const after = snapshot(home);
+  assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), 'no file was created or removed');
+  for (const [file, stat] of before) {
+    assert.equal(after.get(file), stat, `${file} was changed`);
+  }
+}
+
 const hookArgs = ['hook', 'session-start', '--agent', 'claude-code'];
 
 test('hook: the session by transcript path or by id, its requests verbatim in the output Claude Code reads', () => {
@@ -121,14 +131,7 @@ test('hook: hostile inputs print nothing, exit 0, log one line and write nothing
       assert.equal(r.out, '');
     }
     // Nothing else was created, changed or removed (the log is the one this test deleted).
-    before.delete(log);
-    const after = snapshot(home);
-    assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), 'no file was created or removed');
-    for (const [file, stat] of before) {
-      if (file !== log) {
-        assert.equal(after.get(file), stat, `${file} was changed`);
-      }
-    }
+    assertNothingWritten(home, before, log);
   } finally {
     cleanup();
   }
@@ -270,7 +273,7 @@ test('hooks install refuses a settings file that is not JSON, a link, huge, or t
     }
     assert.equal(fs.readFileSync(path.join(home, 'elsewhere.json'), 'utf8'), '{}', 'the link target is untouched');
     // Bad usage.
-    assert.equal(run(['hooks', 'install', '--agent', 'vscode'], home).code, 2);
+    assert.equal(run(['hooks', 'install', '--agent', 'cursor'], home).code, 2);
     assert.equal(run(['hooks', 'install', '--scope', 'galaxy'], home).code, 2);
     assert.equal(run(['hooks', 'frobnicate'], home).code, 2);
   } finally {
@@ -282,10 +285,15 @@ test('Set Up Recall Hooks plans only for the agents whose home exists, names the
   const { dir: home, cleanup } = tempDir();
   try {
     const env = {};
-    assert.deepEqual(planSetup('/opt/s/dist/cli.js', 'node', env, home), { plans: [], refused: [] }, 'no agent home, nothing to do');
+    assert.deepEqual(
+      planSetup('/opt/s/dist/cli.js', 'node', env, home).plans.map((p) => p.agent),
+      ['vscode'],
+      "no agent home: only VS Code's own hooks",
+    );
     fs.mkdirSync(path.join(home, '.claude'));
     fs.mkdirSync(path.join(home, '.copilot'));
     fs.mkdirSync(path.join(home, '.codex'));
+    fs.mkdirSync(path.join(home, '.gemini'));
     fs.writeFileSync(path.join(home, '.codex', 'hooks.json'), 'not json');
     const { plans, refused } = planSetup('/opt/s/dist/cli.js', 'node', env, home);
     assert.deepEqual(
@@ -293,6 +301,8 @@ test('Set Up Recall Hooks plans only for the agents whose home exists, names the
       [
         ['claude-code', path.join(home, '.claude', 'settings.json')],
         ['copilot-cli', path.join(home, '.copilot', 'hooks', 'secretary-recall.json')],
+        ['gemini-cli', path.join(home, '.gemini', 'settings.json')],
+        ['vscode', path.join(home, '.copilot', 'hooks', 'secretary-recall-vscode.json')],
       ],
     );
     assert.equal(refused.length, 1);
@@ -311,6 +321,216 @@ test('Set Up Recall Hooks plans only for the agents whose home exists, names the
       planSetup('/opt/s/dist/cli.js', 'node', { CLAUDE_CONFIG_DIR: other }, home).plans.map((p) => p.file),
       [path.join(other, 'settings.json')],
     );
+  } finally {
+    cleanup();
+  }
+});
+
+/** A Gemini CLI log in `home` (`~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`), shaped
+ * as 0.61.0 writes it: the header, the context message as a `$set`, the prompts on their own
+ * lines; `compressed` adds the history a compression writes back (its summary, "Got it"). */
+function geminiLog(home: string, prompts: string[], compressed: boolean): string {
+  const dir = path.join(home, '.gemini', 'tmp', 'work', 'chats');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `session-2026-11-24T22-49-${ID.slice(0, 8)}.jsonl`);
+  const context = { id: 'ctx', type: 'user', content: [{ text: '<session_context>\nThis is the Gemini CLI.' }] };
+  const lines: unknown[] = [{ sessionId: ID, projectHash: 'ab', startTime: '2026-11-24T22:49:00Z', lastUpdated: '2026-11-24T22:49:00Z', kind: 'main' }, { $set: { messages: [context] } }];
+  prompts.forEach((p, i) => lines.push({ id: `u${i}`, timestamp: '2026-11-24T22:50:00Z', type: 'user', content: [{ text: p }] }, { id: `a${i}`, type: 'gemini', content: 'ok' }));
+  if (compressed) {
+    lines.push({ $set: { messages: [context, { id: 'sum', type: 'user', content: [{ text: '<state_snapshot>summary</state_snapshot>' }] }, { id: 'got', type: 'gemini', content: [{ text: 'Got it. Thanks for the additional context!' }] }] } });
+  }
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  return file;
+}
+
+test('hook: Gemini CLI BeforeAgent answers after a compression only, by transcript path or session id; hostile inputs print nothing and write nothing', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const args = ['hook', 'before-agent', '--agent', 'gemini-cli'];
+    const prompts = ['First: write the invoice module', 'Middle: handle refunds', 'Newest: a changelog'];
+    const plain = geminiLog(home, prompts, false);
+    const input = (fields: Record<string, unknown>) => JSON.stringify({ hook_event_name: 'BeforeAgent', prompt: 'Next', cwd: '/w', timestamp: '2026-11-24T22:51:00Z', ...fields });
+    // No compression yet: nothing.
+    const quiet = run(args, home, input({ session_id: ID, transcript_path: plain }));
+    assert.equal(quiet.code, 0, quiet.err);
+    assert.equal(quiet.out, '');
+    geminiLog(home, prompts, true);
+    for (const fields of [{ session_id: ID, transcript_path: plain }, { session_id: ID }]) {
+      const r = run(args, home, input(fields));
+      assert.equal(r.code, 0, r.err);
+      const out = (JSON.parse(r.out) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
+      assert.equal(out.hookEventName, 'BeforeAgent');
+      for (const words of prompts) {
+        assert.ok(out.additionalContext.includes(words), out.additionalContext);
+      }
+      assert.ok(!out.additionalContext.includes('state_snapshot'));
+    }
+    run(args, home, '{}'); // primes the CLI's code cache, which is written once
+    const before = snapshot(home);
+    const cases: [string, string][] = [
+      ['no session id', input({})],
+      ['a garbage session id', input({ session_id: '../../../etc/passwd' })],
+      ['an unknown session id', input({ session_id: 'ffffffff-0000-0000-0000-000000000000' })],
+      ['a session id that is a number', input({ session_id: 42 })],
+      ['not JSON', '{"session_id": '],
+    ];
+    for (const [what, stdin] of cases) {
+      const r = run(args, home, stdin);
+      assert.equal(r.code, 0, `${what}: ${r.err}`);
+      assert.equal(r.out, '', `${what} printed something`);
+      assert.match(r.err, /^secretary hook: /, what);
+    }
+    // A 5 MB request: bounded output, in time.
+    geminiLog(home, ['First', `HUGE ${'y'.repeat(5 * 1024 * 1024)}`, 'Newest'], true);
+    const huge = run(args, home, input({ session_id: ID, transcript_path: plain }));
+    assert.equal(huge.code, 0, huge.err);
+    const context = (JSON.parse(huge.out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    assert.ok(context.length <= 12_000, `${context.length}`);
+    assert.match(context, /- request 2 \(5242885 characters\): HUGE y+\.\.\./);
+    assert.ok(huge.ms < 8_000, `${huge.ms} ms`);
+    // A deleted log.
+    fs.rmSync(plain);
+    const gone = run(args, home, input({ session_id: ID, transcript_path: plain }));
+    assert.equal(gone.code, 0);
+    assert.equal(gone.out, '');
+    assert.match(gone.err, /no gemini-cli log/);
+    // Nothing else was created, changed or removed (the log is the one this test rewrote and deleted).
+    assertNothingWritten(home, before, plain);
+  } finally {
+    cleanup();
+  }
+});
+
+test('hooks install --agent gemini-cli: BeforeAgent in ~/.gemini/settings.json, the other settings kept; uninstall removes only it', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const file = path.join(home, '.gemini', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const original = '{\n  "model": { "compressionThreshold": 0.5 },\n  "hooks": { "BeforeAgent": [{ "hooks": [{ "type": "command", "command": "audit.sh" }] }] }\n}\n';
+    fs.writeFileSync(file, original);
+    const install = run(['hooks', 'install', '--agent', 'gemini-cli'], home);
+    assert.equal(install.code, 0, install.err);
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as { model: unknown; hooks: { BeforeAgent: { hooks: { command: string; timeout: number; name?: string }[] }[] } };
+    assert.deepEqual(settings.model, { compressionThreshold: 0.5 });
+    assert.equal(settings.hooks.BeforeAgent.length, 2);
+    const ours = settings.hooks.BeforeAgent[1].hooks[0];
+    assert.match(ours.command, /hook before-agent --agent gemini-cli$/);
+    assert.equal(ours.timeout, 15_000, 'Gemini CLI reads the timeout in milliseconds');
+    assert.equal(fs.readFileSync(`${file}.bak`, 'utf8'), original);
+    assert.equal(run(['hooks', 'uninstall', '--agent', 'gemini-cli'], home).code, 0);
+    const back = JSON.parse(fs.readFileSync(file, 'utf8')) as { hooks: { BeforeAgent: { hooks: { command: string }[] }[] } };
+    assert.deepEqual(back.hooks.BeforeAgent.map((e) => e.hooks[0].command), ['audit.sh']);
+    // The project scope: .gemini/settings.json in the current folder.
+    const project = path.join(home, 'project');
+    fs.mkdirSync(project);
+    const r = spawnSync(process.execPath, [CLI, 'hooks', 'install', '--agent', 'gemini-cli', '--scope', 'project'], { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(fs.existsSync(path.join(project, '.gemini', 'settings.json')));
+  } finally {
+    cleanup();
+  }
+});
+
+/** A VS Code chat session log (`.jsonl` mutation log) under `home`'s `~/.config/Code`, its
+ * requests' results carrying Copilot Chat's `IResultMetadata` (`sessionId`, and `summaries` on the
+ * request in which it compacted the conversation: src/extension/prompt/common/conversation.ts of
+ * microsoft/vscode-copilot-chat@31acd00a86424e2ee6e980e54919cf31fbf88030). Returns the log and the
+ * Copilot Chat transcript path of the same workspace. */
+function vscodeSession(home: string, fileId: string, copilotId: string, prompts: string[], compactedAt: number | undefined): { log: string; transcript: string } {
+  const storage = path.join(home, '.config', 'Code', 'User', 'workspaceStorage', '5f2a9c0e');
+  fs.mkdirSync(path.join(storage, 'chatSessions'), { recursive: true });
+  fs.writeFileSync(path.join(storage, 'workspace.json'), JSON.stringify({ folder: 'file:///w' }));
+  const lines: unknown[] = [{ kind: 0, v: { version: 3, sessionId: fileId, creationDate: 1760520000000, requests: [] } }];
+  prompts.forEach((text, i) => {
+    lines.push({ kind: 2, k: ['requests'], v: [{ requestId: `q${i}`, timestamp: 1760520001000 + i, message: { text, parts: [{ kind: 'text', text }] }, response: [{ value: 'ok' }] }] });
+    // The newest request is the prompt being submitted: no result yet.
+    if (i < prompts.length - 1) {
+      const metadata = { sessionId: copilotId, responseId: `r${i}`, ...(i === compactedAt ? { summaries: [{ toolCallRoundId: 'round', text: '<summary>model</summary>' }] } : {}) };
+      lines.push({ kind: 1, k: ['requests', i, 'result'], v: { timings: { totalElapsed: 5 }, metadata } });
+    }
+  });
+  const log = path.join(storage, 'chatSessions', `${fileId}.jsonl`);
+  fs.writeFileSync(log, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  return { log, transcript: path.join(storage, 'GitHub.copilot-chat', 'transcripts', `${copilotId}.jsonl`) };
+}
+
+test("hook: VS Code's UserPromptSubmit (as Copilot Chat sends it) answers once after a compaction, by VS Code's session id or Copilot Chat's own; hostile inputs print nothing", () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    const args = ['hook', 'user-prompt-submitted', '--agent', 'vscode'];
+    const VSCODE_ID = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';
+    const COPILOT_ID = 'de268602-1201-4c82-94f4-1d91a16df012';
+    const prompts = ['First gamma-1: write the invoice module', 'Middle delta-7731: handle refunds', 'Third epsilon-3: add tests', 'Fourth eta-4'];
+    // The input chatHookService.executeHook writes (common fields and the caller's `{prompt}`;
+    // `cwd` only when the hook names one) — microsoft/vscode-copilot-chat@31acd00a
+    // src/extension/chat/vscode-node/chatHookService.ts and prompt/node/defaultIntentRequestHandler.ts.
+    const input = (sessionId: unknown, transcript?: string) =>
+      JSON.stringify({ timestamp: '2026-11-24T23:00:00.000Z', hook_event_name: 'UserPromptSubmit', session_id: sessionId, ...(transcript ? { transcript_path: transcript } : {}), prompt: 'Fourth eta-4' });
+    // No compaction: nothing.
+    vscodeSession(home, VSCODE_ID, VSCODE_ID, prompts, undefined);
+    const quiet = run(args, home, input(VSCODE_ID));
+    assert.equal(quiet.code, 0, quiet.err);
+    assert.equal(quiet.out, '');
+    // Copilot Chat compacted within the third request: the fourth prompt gets the words back,
+    // the session found by VS Code's id, or by Copilot Chat's own id inside the session.
+    const named = vscodeSession(home, VSCODE_ID, VSCODE_ID, prompts, 2);
+    const byName = run(args, home, input(VSCODE_ID, named.transcript));
+    fs.rmSync(named.log);
+    const other = vscodeSession(home, 'b0b0b0b0-0000-4000-8000-000000000000', COPILOT_ID, prompts, 2);
+    const byInside = run(args, home, input(COPILOT_ID, other.transcript));
+    for (const r of [byName, byInside]) {
+      assert.equal(r.code, 0, r.err);
+      const out = (JSON.parse(r.out) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
+      assert.equal(out.hookEventName, 'UserPromptSubmit');
+      assert.ok(out.additionalContext.includes(prompts[0]) && out.additionalContext.includes(prompts[1]), out.additionalContext);
+    }
+    run(args, home, '{}'); // primes the CLI's code cache, which is written once
+    const before = snapshot(home);
+    for (const [what, stdin] of [
+      ['no session id', input(undefined)],
+      ['a garbage session id', input('../../../../etc/passwd')],
+      ['an unknown session id', input('ffffffff-0000-0000-0000-000000000000', other.transcript)],
+      ['a transcript path elsewhere', input('ffffffff-0000-0000-0000-000000000000', '/tmp/GitHub.copilot-chat/transcripts/x.jsonl')],
+    ] as const) {
+      const r = run(args, home, stdin);
+      assert.equal(r.code, 0, `${what}: ${r.err}`);
+      assert.equal(r.out, '', `${what} printed something`);
+      assert.match(r.err, /^secretary hook: /, what);
+    }
+    assert.deepEqual(snapshot(home), before, 'nothing written');
+    // A 5 MB request: bounded output.
+    const huge = vscodeSession(home, VSCODE_ID, VSCODE_ID, ['First', `HUGE ${'y'.repeat(5 * 1024 * 1024)}`, 'Third', 'Fourth'], 2);
+    const big = run(args, home, input(VSCODE_ID, huge.transcript));
+    assert.equal(big.code, 0, big.err);
+    const context = (JSON.parse(big.out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    assert.ok(context.length <= 12_000, `${context.length}`);
+    assert.match(context, /- request 2 \(5242885 characters\): HUGE y+\.\.\./);
+    assert.ok(big.ms < 8_000, `${big.ms} ms`);
+    // A deleted session.
+    fs.rmSync(huge.log);
+    const gone = run(args, home, input(VSCODE_ID, huge.transcript));
+    assert.equal(gone.code, 0);
+    assert.equal(gone.out, '');
+    assert.match(gone.err, /no vscode log/);
+  } finally {
+    cleanup();
+  }
+});
+
+test('hooks install --agent vscode: UserPromptSubmit in ~/.copilot/hooks/secretary-recall-vscode.json (VS Code format), beside the Copilot CLI file; uninstall removes only it', () => {
+  const { dir: home, cleanup } = tempDir();
+  try {
+    assert.equal(run(['hooks', 'install', '--agent', 'copilot-cli,vscode'], home).code, 0);
+    const file = path.join(home, '.copilot', 'hooks', 'secretary-recall-vscode.json');
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: number; hooks: { UserPromptSubmit: { type: string; command: string; timeout: number }[] } };
+    assert.equal(settings.version, 1);
+    assert.equal(settings.hooks.UserPromptSubmit[0].type, 'command');
+    assert.match(settings.hooks.UserPromptSubmit[0].command, /hook user-prompt-submitted --agent vscode$/);
+    assert.equal(settings.hooks.UserPromptSubmit[0].timeout, 15);
+    assert.ok(fs.existsSync(path.join(home, '.copilot', 'hooks', 'secretary-recall.json')), 'the Copilot CLI file is its own');
+    assert.equal(run(['hooks', 'uninstall', '--agent', 'vscode'], home).code, 0);
+    assert.ok(!fs.readFileSync(file, 'utf8').includes('--agent vscode'));
+    assert.match(fs.readFileSync(path.join(home, '.copilot', 'hooks', 'secretary-recall.json'), 'utf8'), /--agent copilot-cli/);
   } finally {
     cleanup();
   }

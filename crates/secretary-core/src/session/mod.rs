@@ -613,6 +613,13 @@ pub fn parse_as(
     read_full_as(file_name, bytes, kind, Path::Fast).map(|(dialog, _)| dialog)
 }
 
+/// Whether a Gemini CLI log shows a compression after the last prompt that carried `mark` in a
+/// hook's `<hook_context>` (the recall hook, `recall::answer`); the format knowledge stays in the
+/// Gemini CLI reader.
+pub fn gemini_recall_pending(bytes: &[u8], mark: &str) -> bool {
+    agents::gemini_cli::recall_pending(bytes, mark)
+}
+
 /// The response to request `index` (1-based, as in [`Request::index`]) of a session file: its
 /// markdown and its number of tool calls. Slower than [`parse`] (it reads that one response's
 /// parts), so hosts call it on demand.
