@@ -128,6 +128,8 @@ pub(crate) enum FileKind {
     Task(agents::cline::TaskAgent),
     /// A Continue session: one JSON object rewritten in place.
     Continue,
+    /// One Cursor conversation: the rows of a `state.vscdb` the host read (`agents::cursor`).
+    Cursor,
 }
 
 /// The first key of the first non-blank line, if it is a plain short string (cheap sniffing that
@@ -196,6 +198,9 @@ pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> FileKind {
     }
     if agents::continue_dev::detect(file_name) {
         return FileKind::Continue;
+    }
+    if agents::cursor::detect(file_name) {
+        return FileKind::Cursor;
     }
     if let Some(agent) = agents::detect(file_name, bytes) {
         return FileKind::Agent(agent);
@@ -466,6 +471,10 @@ fn read_full_as(
                 LiveReader::Whole,
             ))
         }
+        FileKind::Cursor => {
+            let state = agents::cursor::read(bytes, file_name, None)?;
+            Ok((agents::cursor::dialog(&state, file_name), LiveReader::Whole))
+        }
         FileKind::Agent(agent) => {
             let mut log = agents::new_log(agent, None);
             log.feed(bytes);
@@ -569,13 +578,16 @@ pub fn parse_as(
         DialogSource::RooCode => FileKind::Task(agents::cline::TaskAgent::RooCode),
         DialogSource::KiloCode => FileKind::Task(agents::cline::TaskAgent::KiloCode),
         DialogSource::Continue => FileKind::Continue,
+        DialogSource::Cursor => FileKind::Cursor,
         DialogSource::Vscode => match detect(file_name, bytes) {
-            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue
+            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue | FileKind::Cursor
                 if file_name.to_ascii_lowercase().ends_with(".json") =>
             {
                 FileKind::Json
             }
-            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue => FileKind::Transcript,
+            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue | FileKind::Cursor => {
+                FileKind::Transcript
+            }
             other => other,
         },
     };
@@ -644,6 +656,10 @@ fn response_details_by(
         }
         FileKind::Continue => {
             let state = agents::continue_dev::read(bytes, slot)?;
+            whole_details(&state.common, slot, index)
+        }
+        FileKind::Cursor => {
+            let state = agents::cursor::read(bytes, file_name, slot)?;
             whole_details(&state.common, slot, index)
         }
         FileKind::Transcript => {

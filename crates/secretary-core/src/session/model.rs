@@ -38,11 +38,13 @@ pub enum SessionFormat {
     KiloCode,
     /// Continue: `~/.continue/sessions/<sessionId>.json`.
     Continue,
+    /// Cursor: one conversation of a SQLite `state.vscdb`, as rows the host read (`agents::cursor`).
+    Cursor,
 }
 
 /// Which agent wrote a dialog: VS Code's chat, or one of the terminal agents whose own history
 /// the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`,
-/// `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`.
+/// `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`, `cursor`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
@@ -59,10 +61,11 @@ pub enum DialogSource {
     RooCode,
     KiloCode,
     Continue,
+    Cursor,
 }
 
 impl DialogSource {
-    pub const ALL: [DialogSource; 10] = [
+    pub const ALL: [DialogSource; 11] = [
         DialogSource::Vscode,
         DialogSource::CopilotCli,
         DialogSource::ClaudeCode,
@@ -73,6 +76,7 @@ impl DialogSource {
         DialogSource::RooCode,
         DialogSource::KiloCode,
         DialogSource::Continue,
+        DialogSource::Cursor,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -87,6 +91,7 @@ impl DialogSource {
             DialogSource::RooCode => "roo-code",
             DialogSource::KiloCode => "kilo-code",
             DialogSource::Continue => "continue",
+            DialogSource::Cursor => "cursor",
         }
     }
 
@@ -102,7 +107,7 @@ impl DialogSource {
     }
 
     /// The source named `name` (`vscode`, `copilot-cli`, `claude-code`, `codex`, `gemini-cli`,
-    /// `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`).
+    /// `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`, `cursor`).
     pub fn parse(name: &str) -> Option<DialogSource> {
         DialogSource::ALL.into_iter().find(|s| s.as_str() == name)
     }
@@ -121,6 +126,7 @@ impl SessionFormat {
             SessionFormat::RooCode => DialogSource::RooCode,
             SessionFormat::KiloCode => DialogSource::KiloCode,
             SessionFormat::Continue => DialogSource::Continue,
+            SessionFormat::Cursor => DialogSource::Cursor,
             _ => DialogSource::Vscode,
         }
     }

@@ -103,7 +103,8 @@ impl Entry {
             | SessionFormat::Cline
             | SessionFormat::RooCode
             | SessionFormat::KiloCode
-            | SessionFormat::Continue => 4,
+            | SessionFormat::Continue
+            | SessionFormat::Cursor => 4,
         }
     }
 
@@ -426,12 +427,16 @@ impl SessionStore {
                     FileKind::Agent(agent) => agent.format(),
                     FileKind::Task(agent) => agent.format(),
                     FileKind::Continue => SessionFormat::Continue,
+                    FileKind::Cursor => SessionFormat::Cursor,
                 };
                 let mut dialog = empty_dialog(format);
                 dialog.session_id = match format {
                     SessionFormat::Cline | SessionFormat::RooCode | SessionFormat::KiloCode => {
                         super::agents::cline::task_id(path)
                     }
+                    SessionFormat::Cursor => super::agents::cursor::conversation_of(path)
+                        .unwrap_or_default()
+                        .to_string(),
                     _ => file_stem(path),
                 };
                 dialog.title = "Untitled dialog".to_string();

@@ -85,7 +85,7 @@ fn content_text(content: Option<&RawValue>) -> Option<String> {
 
 /// A folder from `workspaceDirectory`: a path as written, or the path of a `file://` URI
 /// (percent-decoded; `file:///c%3A/x` is `c:/x`). Another scheme (a remote workspace) gives none.
-fn folder_of(value: &str) -> Option<String> {
+pub(crate) fn folder_of(value: &str) -> Option<String> {
     let value = value.trim();
     if value.is_empty() || value.len() > 4096 {
         return None;

@@ -19,6 +19,7 @@ pub(crate) mod cline;
 pub(crate) mod codex;
 pub(crate) mod continue_dev;
 pub(crate) mod copilot_cli;
+pub(crate) mod cursor;
 pub(crate) mod gemini_cli;
 pub(crate) mod qwen_code;
 
