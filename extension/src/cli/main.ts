@@ -46,9 +46,9 @@ Usage:
 Options:
   --storage <dir>     a VS Code user-data folder (or User/, workspaceStorage/<id>/, chatSessions/);
                       repeatable; default: every VS Code, Insiders, VSCodium, Server, code-server folder found,
-                      plus the logs of Copilot CLI, Claude Code and Codex (docs/agents.md)
+                      plus the other agents' logs and Cursor's chats (docs/agents.md)
   --source <name>     serve only these sources' dialogs: vscode, copilot-cli, claude-code, codex,
-                      gemini-cli, qwen-code, cline, roo-code, kilo-code, continue
+                      gemini-cli, qwen-code, cline, roo-code, kilo-code, continue, cursor
                       (repeatable or comma-separated); \`show --source\`: read the file as that format
   --current-from <s>  the agent whose own latest session of the folder is the current dialog
                       (\`mcp\` detects it from the client; see docs/agents.md)

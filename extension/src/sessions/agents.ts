@@ -3,6 +3,7 @@ import * as path from 'path';
 
 import type { DialogSource } from '../core/generated/DialogSource';
 import { readBounded } from '../host/boundedRead';
+import { cursorSessionFiles, cursorUserDirs, cursorWatchDirs } from './cursor';
 import { defaultUserDataDirs, folderKey, isDir, isFile, listDir, type SessionFile } from './discovery';
 
 /** The agents whose own session logs the Secretary reads, as the core names them. */
@@ -18,6 +19,7 @@ export const DIALOG_SOURCES: readonly DialogSource[] = [
   'roo-code',
   'kilo-code',
   'continue',
+  'cursor',
 ];
 
 /** The `globalStorage` folders (publisher.name, as VS Code spells them: lower case) of the VS Code
@@ -45,6 +47,10 @@ export interface AgentRoots {
   /** `$CONTINUE_GLOBAL_DIR/sessions`, else `~/.continue/sessions`: one `<sessionId>.json` per
    * session beside the `sessions.json` index. */
   continue: string;
+  /** Cursor's `User` folders (`~/.config/Cursor/User`, `~/Library/Application Support/Cursor/User`,
+   * `%APPDATA%\Cursor\User`): their SQLite `state.vscdb` databases (`sessions/cursor.ts`).
+   * Absent: Cursor is not read (the hooks look for one agent's log only). */
+  cursor?: string[];
 }
 
 export function agentRoots(
@@ -67,6 +73,7 @@ export function agentRoots(
     qwen: path.join(home, '.qwen', 'projects'),
     continue: path.join(env.CONTINUE_GLOBAL_DIR || path.join(home, '.continue'), 'sessions'),
     tasks: userDataDirs.flatMap((dir) => TASK_EXTENSIONS.map((ext) => path.join(dir, 'User', 'globalStorage', ext, 'tasks'))),
+    cursor: cursorUserDirs(process.platform, env, home),
   };
 }
 
@@ -80,7 +87,7 @@ export function taskUserDataDirs(own: string | undefined, env: NodeJS.ProcessEnv
 
 /** The roots as a list, for messages. */
 export function agentRootList(roots: AgentRoots): string[] {
-  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, ...roots.tasks.filter(isDir)];
+  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, ...roots.tasks.filter(isDir), ...(roots.cursor ?? [])];
 }
 
 /** The most a `.project_root` file is read (a path). */
@@ -166,6 +173,8 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots()): SessionFile
       }
     }
   }
+  // Cursor: one entry per conversation of its SQLite databases, with the workspace they name.
+  found.push(...cursorSessionFiles(roots.cursor ?? []));
   return found;
 }
 
@@ -191,7 +200,7 @@ export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = 
   for (const tasks of roots.tasks) {
     dirs.push(...(isDir(tasks) ? [tasks, ...subdirs(tasks)] : [path.dirname(tasks)]));
   }
-  dirs.push(roots.continue);
+  dirs.push(roots.continue, ...cursorWatchDirs(roots.cursor ?? []));
   for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue]) {
     const parent = path.dirname(root);
     if (!isDir(root) && path.resolve(parent) !== path.resolve(home)) {

@@ -146,6 +146,7 @@ const AGENT_NAMES: Readonly<Record<string, string>> = {
   'roo-code': 'Roo Code',
   'kilo-code': 'Kilo Code',
   continue: 'Continue',
+  cursor: 'Cursor',
 };
 
 export function agentName(dialog: { source?: string }): string | undefined {
