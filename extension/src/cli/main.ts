@@ -9,6 +9,7 @@ import { bundledDocsDir } from '../host/roots';
 import { standaloneHost } from '../host/standalone';
 import { stderrLogger, type Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import { isCursorConversation, readCursorConversation } from '../sessions/cursor';
 import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
 import { formatDialog, formatToolResult } from './format';
@@ -18,7 +19,7 @@ import { errorMessage } from '../log';
 const USAGE = `secretary — Copilot Chat Secretary on the command line
 
 Usage:
-  secretary show <session file> [--json]        the parsed dialog of one session file
+  secretary show <session file> [--json]        the parsed dialog of one session file (Cursor: <state.vscdb>#<id>)
   secretary sessions [--storage <dir>] [--json] dialogs found under VS Code user-data folders
   secretary first [--session <id>]              the first request of the current dialog
   secretary request <n> [--session <id>]        the full text of request n (1-based)
@@ -244,9 +245,11 @@ function show(core: WasmCore, rest: string[], json: boolean, source: string | un
   if (!file) {
     throw new UsageError('show needs a session file, e.g. `secretary show chatSessions/<id>.json`');
   }
-  let bytes: Buffer;
+  let bytes: Uint8Array;
   try {
-    bytes = readBounded(file, { maxBytes: core.run((_h, m) => m.maxSessionBytes()) });
+    const maxBytes = core.run((_h, m) => m.maxSessionBytes());
+    // A Cursor conversation (`…/state.vscdb#<id>`) is read from its SQLite database.
+    bytes = isCursorConversation(file) ? readCursorConversation(path.resolve(file), maxBytes) : readBounded(file, { maxBytes });
   } catch (err) {
     const error = err as NodeJS.ErrnoException;
     process.stderr.write(`secretary: cannot read ${file}: ${error.code ?? error.message ?? String(err)}\n`);

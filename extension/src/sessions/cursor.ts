@@ -371,6 +371,11 @@ function conversationDocument(file: string, maxBytes: number): Uint8Array {
   return doc;
 }
 
+/** The rows of one conversation (`<database>#<id>`) as the core reads them (`secretary show`). */
+export function readCursorConversation(file: string, maxBytes: number): Uint8Array {
+  return conversationDocument(file, maxBytes);
+}
+
 /** `storage` with Cursor's conversations readable through it (stat, read, exists). */
 export function withCursorConversations(storage: ChatStorage): ChatStorage {
   const sync = storage.sync;
