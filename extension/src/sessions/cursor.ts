@@ -95,6 +95,13 @@ const listings = new Map<string, Listing>();
  * size the sync records and compares is the document's. */
 const documentSizes = new Map<string, { rowBytes: number; size: number }>();
 
+/** Forgets every listing, so that the next scan opens each database again (a cold scan: the
+ * agents-scan benchmark). */
+export function forgetCursorListings(): void {
+  listings.clear();
+  documentSizes.clear();
+}
+
 function signature(file: string): { text: string; mtimeMs: number } {
   let mtimeMs = 0;
   const parts = [file, `${file}-wal`].map((f) => {
