@@ -87,7 +87,7 @@ export function taskUserDataDirs(own: string | undefined, env: NodeJS.ProcessEnv
 
 /** The roots as a list, for messages. */
 export function agentRootList(roots: AgentRoots): string[] {
-  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, ...roots.tasks.filter(isDir), ...(roots.cursor ?? [])];
+  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, ...roots.tasks.filter(isDir), ...(roots.cursor ?? []).filter(isDir)];
 }
 
 /** The most a `.project_root` file is read (a path). */

@@ -22,21 +22,26 @@ const DB_NAME = 'state.vscdb';
 /** The id of a database's "could not be read" entry. */
 const WHOLE = '*';
 
-/** Cursor's `User` folders on this machine (desktop builds: Linux, macOS, Windows). */
+/** Cursor's `User` folder on this machine (desktop builds: Linux, macOS, Windows), existing or not
+ * (a Cursor installed later is read on the next full sync); `SECRETARY_CURSOR_USER_DIR` names
+ * another one (a portable install, the tests). */
 export function cursorUserDirs(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,
   home: string = os.homedir(),
 ): string[] {
+  if (env.SECRETARY_CURSOR_USER_DIR) {
+    return [path.resolve(env.SECRETARY_CURSOR_USER_DIR)];
+  }
   let base: string;
   if (platform === 'win32') {
-    base = path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Cursor');
+    base = path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'Cursor');
   } else if (platform === 'darwin') {
     base = path.join(home, 'Library', 'Application Support', 'Cursor');
   } else {
-    base = path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Cursor');
+    base = path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'Cursor');
   }
-  return [path.join(base, 'User')].filter(isDir);
+  return [path.join(base, 'User')];
 }
 
 /** One state database and the workspace its conversations belong to (none: the global one). */
