@@ -2,7 +2,7 @@
 // SQLite (`node:sqlite`, built into Node >= 22.5), never a hand-written reader and never a write.
 //
 // What SQLite does with a read-only open, measured on Node 24.21 (SQLite 3.50) in
-// extension/test/unit/sqliteReadOnly.test.ts:
+// extension/test/unit/cursor.test.ts:
 // - a database in rollback-journal mode (header bytes 18-19 = 1): nothing is created; a reader
 //   waits for a writer's lock or fails with "database is locked";
 // - a WAL database (bytes 18-19 = 2) whose writer is running (`-wal` and `-shm` beside it): read
