@@ -13,9 +13,8 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{raw_str, whole_json_text, Common, Turn};
-use crate::session::model::{Dialog, Request, SessionFormat};
-use crate::session::record::{empty_dialog, fill_dialog_fields, push_capped, Got, HeaderRec};
+use super::{count_of, raw_str, whole_dialog, whole_json_text, Common, Turn};
+use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
 /// Whether `file_name` is a Continue session: `<id>.json` in a `sessions` folder of `.continue`,
@@ -200,44 +199,18 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
 
 /// The dialog of a session read by [`read`].
 pub(crate) fn dialog(state: &ContinueState, file_name: &str) -> Dialog {
-    let c = &state.common;
-    let count = c.turns.len();
-    let mut dialog = empty_dialog(SessionFormat::Continue);
-    dialog.requests = c
-        .turns
-        .iter()
-        .enumerate()
-        .map(|(i, turn)| Request {
-            index: i + 1,
-            request_id: None,
-            text: turn.text.clone(),
-            timestamp: None,
-            model_id: turn.model.clone(),
-            agent_id: None,
-            status: super::turn_status(turn, i + 1 == count),
-        })
-        .collect();
-    let header = HeaderRec {
-        session_id: c.session_id.clone().map(Got::Val),
-        custom_title: c.title.clone().map(Got::Val),
-        ..Default::default()
-    };
-    let mut notes = Vec::new();
-    fill_dialog_fields(&mut dialog, file_name, &header, &mut notes);
-    dialog.folder = c.folder.clone();
-    let mut diagnostics = Vec::new();
-    push_capped(&mut diagnostics, &notes);
+    let mut skipped = Vec::new();
     if state.odd > 0 {
-        let n = state.odd;
-        let what = if n == 1 { "item" } else { "items" };
-        push_capped(
-            &mut diagnostics,
-            &[format!("{n} history {what} without a message skipped")],
-        );
+        let what = count_of(state.odd, "history item");
+        skipped.push(format!("{what} without a message skipped"));
     }
-    push_capped(&mut diagnostics, &c.unknown_notes("message", "role"));
-    dialog.diagnostics = diagnostics;
-    dialog
+    whole_dialog(
+        &state.common,
+        SessionFormat::Continue,
+        file_name,
+        &skipped,
+        ("message", "role"),
+    )
 }
 
 #[cfg(test)]

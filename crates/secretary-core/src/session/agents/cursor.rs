@@ -23,9 +23,8 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{raw_str, raw_time, whole_json_text, Common, Turn};
-use crate::session::model::{Dialog, Request, SessionFormat};
-use crate::session::record::{empty_dialog, fill_dialog_fields, push_capped, Got, HeaderRec};
+use super::{count_of, raw_str, raw_time, whole_dialog, whole_json_text, Common, Turn};
+use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
 /// The old chat panel's key (one row for all tabs of a workspace).
@@ -303,56 +302,24 @@ fn apply_bubble(state: &mut CursorState, text: &str) {
 
 /// The dialog of a conversation read by [`read`].
 pub(crate) fn dialog(state: &CursorState, file_name: &str) -> Dialog {
-    let c = &state.common;
-    let count = c.turns.len();
-    let mut dialog = empty_dialog(SessionFormat::Cursor);
-    dialog.requests = c
-        .turns
-        .iter()
-        .enumerate()
-        .map(|(i, turn)| Request {
-            index: i + 1,
-            request_id: turn.id.clone(),
-            text: turn.text.clone(),
-            timestamp: turn.timestamp,
-            model_id: None,
-            agent_id: None,
-            status: super::turn_status(turn, i + 1 == count),
-        })
-        .collect();
-    let header = HeaderRec {
-        session_id: c.session_id.clone().map(Got::Val),
-        creation_date: c.start.map(Got::Val),
-        last_message_date: c.last_event.map(Got::Val),
-        custom_title: c.title.clone().map(Got::Val),
-        ..Default::default()
-    };
-    let mut notes = Vec::new();
-    fill_dialog_fields(&mut dialog, file_name, &header, &mut notes);
-    dialog.folder = c.folder.clone();
-    let mut diagnostics = Vec::new();
-    push_capped(&mut diagnostics, &notes);
+    let mut skipped = Vec::new();
     if state.missing > 0 {
-        let n = state.missing;
-        let what = if n == 1 { "message" } else { "messages" };
-        push_capped(
-            &mut diagnostics,
-            &[format!(
-                "{n} {what} the conversation lists have no row; not read"
-            )],
-        );
+        let what = count_of(state.missing, "message");
+        skipped.push(format!(
+            "{what} the conversation lists have no row; not read"
+        ));
     }
     if state.odd > 0 {
-        let n = state.odd;
-        let what = if n == 1 { "message" } else { "messages" };
-        push_capped(
-            &mut diagnostics,
-            &[format!("{n} {what} of an unknown shape skipped")],
-        );
+        let what = count_of(state.odd, "message");
+        skipped.push(format!("{what} of an unknown shape skipped"));
     }
-    push_capped(&mut diagnostics, &c.unknown_notes("message", "type"));
-    dialog.diagnostics = diagnostics;
-    dialog
+    whole_dialog(
+        &state.common,
+        SessionFormat::Cursor,
+        file_name,
+        &skipped,
+        ("message", "type"),
+    )
 }
 
 #[cfg(test)]

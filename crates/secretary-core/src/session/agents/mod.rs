@@ -331,16 +331,10 @@ pub(crate) fn turn_status(turn: &Turn, last: bool) -> RequestStatus {
     }
 }
 
-fn build(
-    common: &Common,
-    agent: Agent,
-    turns: &[Turn],
-    file_name: &str,
-    extra_diags: Vec<String>,
-) -> Dialog {
+/// The requests of `turns`, numbered from 1, the last one's status from whether it was answered.
+fn requests_of(turns: &[Turn]) -> Vec<Request> {
     let count = turns.len();
-    let mut dialog = empty_dialog(agent.format());
-    dialog.requests = turns
+    turns
         .iter()
         .enumerate()
         .map(|(i, turn)| Request {
@@ -352,22 +346,70 @@ fn build(
             agent_id: None,
             status: turn_status(turn, i + 1 == count),
         })
-        .collect();
-    let header = HeaderRec {
+        .collect()
+}
+
+/// The header fields every agent reader knows: id, start, last activity, title.
+fn header_of(common: &Common) -> HeaderRec {
+    HeaderRec {
         session_id: common.session_id.clone().map(Got::Val),
         creation_date: common.start.map(Got::Val),
         last_message_date: common.last_event.map(Got::Val),
         custom_title: common.title.clone().map(Got::Val),
         ..Default::default()
-    };
+    }
+}
+
+fn build(
+    common: &Common,
+    agent: Agent,
+    turns: &[Turn],
+    file_name: &str,
+    extra_diags: Vec<String>,
+) -> Dialog {
+    let mut dialog = empty_dialog(agent.format());
+    dialog.requests = requests_of(turns);
     let mut notes = Vec::new();
-    fill_dialog_fields(&mut dialog, file_name, &header, &mut notes);
+    fill_dialog_fields(&mut dialog, file_name, &header_of(common), &mut notes);
     dialog.folder = common.folder.clone();
     let mut diagnostics = extra_diags;
     push_capped(&mut diagnostics, &notes);
     push_capped(&mut diagnostics, &common.unknown_notes("line", "type"));
     dialog.diagnostics = diagnostics;
     dialog
+}
+
+/// The dialog of a session read as a whole (Continue's sessions, Cursor's conversations): its
+/// requests and header fields from `common`; the diagnostics are the header's notes, then
+/// `skipped` (what the reader left out, said its own way), then the unknown kinds (`unit`s of
+/// unknown `kind`).
+pub(crate) fn whole_dialog(
+    common: &Common,
+    format: SessionFormat,
+    file_name: &str,
+    skipped: &[String],
+    (unit, kind): (&str, &str),
+) -> Dialog {
+    let mut dialog = empty_dialog(format);
+    dialog.requests = requests_of(&common.turns);
+    let mut notes = Vec::new();
+    fill_dialog_fields(&mut dialog, file_name, &header_of(common), &mut notes);
+    dialog.folder = common.folder.clone();
+    let mut diagnostics = Vec::new();
+    push_capped(&mut diagnostics, &notes);
+    push_capped(&mut diagnostics, skipped);
+    push_capped(&mut diagnostics, &common.unknown_notes(unit, kind));
+    dialog.diagnostics = diagnostics;
+    dialog
+}
+
+/// `n what`s, `what` made plural when `n` is not 1 (`1 message`, `3 messages`).
+pub(crate) fn count_of(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("{n} {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 /// The text of a whole-file agent session (Cline's task, Continue's session): UTF-8 without a
