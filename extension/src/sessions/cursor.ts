@@ -187,12 +187,18 @@ function scan(db: SqliteDatabase): { found: Map<string, number>; workspaceCompos
       )
       .all() as { id: string; n: number; messages: number }[];
     for (const row of composers) {
-      if (row.id && Number(row.messages) > 0) {
+      if (usableId(row.id) && Number(row.messages) > 0) {
         found.set(row.id, Number(row.n) + (bubbles.get(row.id) ?? 0));
       }
     }
   }
   return { found, workspaceComposers };
+}
+
+/** Whether an id from a database can name a conversation: a non-empty string of at most 256
+ * characters without `#` (the separator of `<database>#<id>`) or control characters. */
+function usableId(id: unknown): id is string {
+  return typeof id === 'string' && id.length > 0 && id.length <= 256 && ![...id].some((c) => c === '#' || c.charCodeAt(0) < 0x20);
 }
 
 /** The tabs (old chat panel) and composers with inline messages of a per-workspace row; composers
@@ -205,14 +211,14 @@ function conversationIds(key: string, parsed: unknown, elsewhere: string[]): str
   if (key === CHAT_DATA_KEY) {
     for (const tab of list(obj(parsed).tabs)) {
       const { tabId, bubbles } = obj(tab);
-      if (typeof tabId === 'string' && tabId && !tabId.includes('#') && list(bubbles).length > 0) {
+      if (usableId(tabId) && list(bubbles).length > 0) {
         ids.push(tabId);
       }
     }
   } else {
     for (const composer of list(obj(parsed).allComposers)) {
       const { composerId, conversation } = obj(composer);
-      if (typeof composerId !== 'string' || !composerId || composerId.includes('#')) {
+      if (!usableId(composerId)) {
         continue;
       }
       if (list(conversation).length > 0) {
@@ -345,6 +351,11 @@ function gone(file: string): Error {
 /** The rows of one conversation as the core reads them. */
 function conversationDocument(file: string, maxBytes: number): Uint8Array {
   const { db, id } = split(file);
+  const listed = listings.get(db)?.conversations.get(id);
+  if (listed && listed.rowBytes > maxBytes) {
+    // Refused before its rows are loaded.
+    throw new BoundedReadError('too-large', `${file} holds ${listed.rowBytes} bytes, more than the ${maxBytes} read at most`);
+  }
   const workspace = workspaceOf(db);
   const rows = withReadOnly(db, (conn) => {
     const have = tables(conn);

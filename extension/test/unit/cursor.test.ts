@@ -163,6 +163,12 @@ function seedWorkspace(home: string, extra: Partial<DbSpec> = {}): string {
                 { type: 'user', id: 'u2', text: '' },
               ],
             },
+            // Ids that cannot name a conversation (the `#` of `<database>#<id>`, a control character,
+            // not a string): skipped, never a crash.
+            { tabId: 'bad#tab', bubbles: [{ type: 'user', text: 'x' }] },
+            { tabId: 'bad\u0001tab', bubbles: [{ type: 'user', text: 'x' }] },
+            { tabId: 42, bubbles: [{ type: 'user', text: 'x' }] },
+            'not a tab',
           ],
           selectedTabId: 'tab-1',
         },
