@@ -78,9 +78,11 @@ function databases(user: string): Database[] {
   return found;
 }
 
-/** One conversation as listed: the bytes of its rows, and when that last changed. */
+/** One conversation as listed: what tells a change of its rows (`fingerprint`), a size that
+ * stands for them until the conversation is read, and when the fingerprint last changed. */
 interface Listed {
-  rowBytes: number;
+  fingerprint: string;
+  size: number;
   mtimeMs: number;
 }
 
@@ -96,9 +98,9 @@ interface Listing {
 }
 
 const listings = new Map<string, Listing>();
-/** The length of the document last read for a conversation, while its rows keep their size: the
+/** The length of the document last read for a conversation, while its fingerprint stays: the
  * size the sync records and compares is the document's. */
-const documentSizes = new Map<string, { rowBytes: number; size: number }>();
+const documentSizes = new Map<string, { fingerprint: string; size: number }>();
 
 /** Forgets every listing, so that the next scan opens each database again (a cold scan: the
  * agents-scan benchmark). */
@@ -137,9 +139,9 @@ function tables(db: SqliteDatabase): Set<string> {
   return new Set(rows.map((r) => r.name));
 }
 
-/** The conversations of one database: ids and the bytes of their rows. */
-function scan(db: SqliteDatabase): { found: Map<string, number>; workspaceComposers: string[] } {
-  const found = new Map<string, number>();
+/** The conversations of one database: ids, fingerprints and sizes. */
+function scan(db: SqliteDatabase): { found: Map<string, Omit<Listed, 'mtimeMs'>>; workspaceComposers: string[] } {
+  const found = new Map<string, Omit<Listed, 'mtimeMs'>>();
   const workspaceComposers: string[] = [];
   const have = tables(db);
   if (have.has('ItemTable')) {
@@ -158,37 +160,43 @@ function scan(db: SqliteDatabase): { found: Map<string, number>; workspaceCompos
         parsed = JSON.parse(text);
       } catch {
         // Listed under the row's key: the core says what is wrong with it.
-        found.set(row.key, bytes);
+        found.set(row.key, { fingerprint: String(bytes), size: bytes });
         continue;
       }
       for (const id of conversationIds(row.key, parsed, workspaceComposers)) {
-        found.set(id, bytes);
+        found.set(id, { fingerprint: String(bytes), size: bytes });
       }
     }
   }
   if (have.has('cursorDiskKV')) {
+    // Keys only, through the key's index (never the values: a global database holds gigabytes):
+    // how many bubbles each composer has, and how long its `composerData` row is. A composer's row
+    // is rewritten with each message (its list of bubbles grows), so the two tell a change.
     const bubbles = new Map<string, number>();
     const bubbleRows = db
       .prepare(
-        "SELECT substr(key, 10, instr(substr(key, 10), ':') - 1) AS id, sum(octet_length(value)) AS n FROM cursorDiskKV WHERE key LIKE 'bubbleId:%' GROUP BY 1",
+        "SELECT substr(key, 10, instr(substr(key, 10), ':') - 1) AS id, count(*) AS n FROM cursorDiskKV WHERE key >= 'bubbleId:' AND key < 'bubbleId;' GROUP BY 1",
       )
-      .all() as { id: string; n: number | null }[];
+      .all() as { id: string; n: number }[];
     for (const row of bubbleRows) {
-      bubbles.set(row.id, Number(row.n ?? 0));
+      bubbles.set(row.id, Number(row.n));
     }
-    // Drafts (a NULL row, or no message yet) are not conversations.
     const composers = db
-      .prepare(
-        `SELECT substr(key, 14) AS id, octet_length(value) AS n,
-                CASE WHEN json_valid(value)
-                  THEN coalesce(json_array_length(value, '$.fullConversationHeadersOnly'), 0) + coalesce(json_array_length(value, '$.conversation'), 0)
-                  ELSE 1 END AS messages
-         FROM cursorDiskKV WHERE key LIKE 'composerData:%' AND value IS NOT NULL`,
-      )
-      .all() as { id: string; n: number; messages: number }[];
+      .prepare("SELECT substr(key, 14) AS id, octet_length(value) AS n FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;' AND value IS NOT NULL")
+      .all() as { id: string; n: number }[];
+    // A composer without bubble rows is a draft (no message yet: not a conversation), unless it
+    // holds its messages inline (older rows): only those few are looked into.
+    const inline = db.prepare(
+      `SELECT CASE WHEN json_valid(value) THEN coalesce(json_array_length(value, '$.conversation'), 0) ELSE 1 END AS n
+       FROM cursorDiskKV WHERE key = ?`,
+    );
     for (const row of composers) {
-      if (usableId(row.id) && Number(row.messages) > 0) {
-        found.set(row.id, Number(row.n) + (bubbles.get(row.id) ?? 0));
+      if (!usableId(row.id)) {
+        continue;
+      }
+      const count = bubbles.get(row.id) ?? 0;
+      if (count > 0 || Number((inline.get(`composerData:${row.id}`) as { n: number } | undefined)?.n ?? 0) > 0) {
+        found.set(row.id, { fingerprint: `${row.n}:${count}`, size: Number(row.n) + count });
       }
     }
   }
@@ -243,9 +251,9 @@ function listing(file: string): Listing {
   try {
     const { found, workspaceComposers } = withReadOnly(file, scan);
     const conversations = new Map<string, Listed>();
-    for (const [id, rowBytes] of found) {
+    for (const [id, listed] of found) {
       const before = cached?.conversations.get(id);
-      conversations.set(id, { rowBytes, mtimeMs: before && before.rowBytes === rowBytes ? before.mtimeMs : sig.mtimeMs });
+      conversations.set(id, { ...listed, mtimeMs: before && before.fingerprint === listed.fingerprint ? before.mtimeMs : sig.mtimeMs });
     }
     fresh = { signature: sig.text, conversations, workspaceComposers };
   } catch (err) {
@@ -341,7 +349,7 @@ function conversationStat(file: string): StorageStat {
     throw gone(file);
   }
   const known = documentSizes.get(file);
-  return { size: known && known.rowBytes === entry.rowBytes ? known.size : entry.rowBytes, mtimeMs: entry.mtimeMs };
+  return { size: known && known.fingerprint === entry.fingerprint ? known.size : entry.size, mtimeMs: entry.mtimeMs };
 }
 
 function gone(file: string): Error {
@@ -351,11 +359,6 @@ function gone(file: string): Error {
 /** The rows of one conversation as the core reads them. */
 function conversationDocument(file: string, maxBytes: number): Uint8Array {
   const { db, id } = split(file);
-  const listed = listings.get(db)?.conversations.get(id);
-  if (listed && listed.rowBytes > maxBytes) {
-    // Refused before its rows are loaded.
-    throw new BoundedReadError('too-large', `${file} holds ${listed.rowBytes} bytes, more than the ${maxBytes} read at most`);
-  }
   const workspace = workspaceOf(db);
   const rows = withReadOnly(db, (conn) => {
     const have = tables(conn);
@@ -366,7 +369,15 @@ function conversationDocument(file: string, maxBytes: number): Uint8Array {
         | undefined;
       if (composer) {
         out.push({ key: composer.key, value: textOf(composer.value) });
-        // `;` follows `:`: the range is every `bubbleId:<id>:…` key, through the key's index.
+        // `;` follows `:`: the range is every `bubbleId:<id>:…` key, through the key's index. Their
+        // size is asked first: a conversation over the cap is refused before its rows are loaded.
+        const total = conn
+          .prepare('SELECT sum(octet_length(value)) AS n FROM cursorDiskKV WHERE key >= ? AND key < ?')
+          .get(`bubbleId:${id}:`, `bubbleId:${id};`) as { n: number | null };
+        const rowBytes = Number(total.n ?? 0) + (out[0].value?.length ?? 0);
+        if (rowBytes > maxBytes) {
+          throw new BoundedReadError('too-large', `${file} holds ${rowBytes} bytes, more than the ${maxBytes} read at most`);
+        }
         const bubbles = conn
           .prepare('SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?')
           .all(`bubbleId:${id}:`, `bubbleId:${id};`) as { key: string; value: unknown }[];
@@ -389,7 +400,7 @@ function conversationDocument(file: string, maxBytes: number): Uint8Array {
   }
   const entry = listings.get(db)?.conversations.get(id);
   if (entry) {
-    documentSizes.set(file, { rowBytes: entry.rowBytes, size: doc.length });
+    documentSizes.set(file, { fingerprint: entry.fingerprint, size: doc.length });
   }
   return doc;
 }
