@@ -77,18 +77,6 @@ export function openReadOnly(file: string): SqliteDatabase {
   }
 }
 
-/** Runs `fn` on `file` opened read-only, and closes it. Errors say why plainly. */
-export function withReadOnly<T>(file: string, fn: (db: SqliteDatabase) => T): T {
-  const db = openReadOnly(file);
-  try {
-    return fn(db);
-  } catch (err) {
-    throw new Error(sqliteMessage(err), { cause: err });
-  } finally {
-    db.close();
-  }
-}
-
 /** SQLite's message with what it means here ("database is locked": in use by its tool). */
 export function sqliteMessage(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);

@@ -11,7 +11,7 @@ import * as path from 'path';
 import * as fs from 'fs';
 
 import { BoundedReadError } from '../host/boundedRead';
-import { sqliteMessage, sqliteUnavailable, withReadOnly, type SqliteDatabase } from '../host/sqliteReadOnly';
+import { openReadOnly, sqliteMessage, sqliteUnavailable, type SqliteDatabase } from '../host/sqliteReadOnly';
 import type { ChatStorage, StorageStat } from './chatStorage';
 import { isDir, isFile, listDir, workspaceKey, type SessionFile } from './discovery';
 
@@ -109,7 +109,59 @@ export function forgetCursorListings(): void {
   documentSizes.clear();
 }
 
+/**
+ * Connections and database signatures kept for the rest of this turn of the event loop only: a
+ * sync lists and reads the conversations of a database one after the other in one slice, and one
+ * connection serves them all. None is kept longer: an open reader would keep Cursor's own close
+ * from cleaning up its WAL.
+ */
+const turn = { connections: new Map<string, SqliteDatabase>(), signatures: new Map<string, { text: string; mtimeMs: number }>(), ending: false };
+
+function endTurnSoon(): void {
+  if (turn.ending) {
+    return;
+  }
+  turn.ending = true;
+  setImmediate(() => {
+    turn.ending = false;
+    for (const db of turn.connections.values()) {
+      db.close();
+    }
+    turn.connections.clear();
+    turn.signatures.clear();
+  }).unref();
+}
+
+/** Runs `fn` on `file` opened read-only (`host/sqliteReadOnly`), the connection shared for this
+ * turn; a failure closes it and says why. */
+function withDatabase<T>(file: string, fn: (db: SqliteDatabase) => T): T {
+  let db = turn.connections.get(file);
+  if (!db) {
+    db = openReadOnly(file);
+    turn.connections.set(file, db);
+    endTurnSoon();
+  }
+  try {
+    return fn(db);
+  } catch (err) {
+    turn.connections.delete(file);
+    db.close();
+    throw err instanceof BoundedReadError ? err : new Error(sqliteMessage(err), { cause: err });
+  }
+}
+
 function signature(file: string): { text: string; mtimeMs: number } {
+  const known = turn.signatures.get(file);
+  if (known) {
+    return known;
+  }
+  const sig = freshSignature(file);
+  turn.signatures.set(file, sig);
+  endTurnSoon();
+  return sig;
+}
+
+function freshSignature(file: string): { text: string; mtimeMs: number } {
   let mtimeMs = 0;
   const parts = [file, `${file}-wal`].map((f) => {
     try {
@@ -249,7 +301,7 @@ function listing(file: string): Listing {
   }
   let fresh: Listing;
   try {
-    const { found, workspaceComposers } = withReadOnly(file, scan);
+    const { found, workspaceComposers } = withDatabase(file, scan);
     const conversations = new Map<string, Listed>();
     for (const [id, listed] of found) {
       const before = cached?.conversations.get(id);
@@ -360,7 +412,7 @@ function gone(file: string): Error {
 function conversationDocument(file: string, maxBytes: number): Uint8Array {
   const { db, id } = split(file);
   const workspace = workspaceOf(db);
-  const rows = withReadOnly(db, (conn) => {
+  const rows = withDatabase(db, (conn) => {
     const have = tables(conn);
     const out: { key: string; value: string | null }[] = [];
     if (have.has('cursorDiskKV')) {
