@@ -474,6 +474,7 @@ async function main() {
     COPILOT_HOME: sub('agents/copilot'),
     CLAUDE_CONFIG_DIR: sub('agents/claude'),
     CODEX_HOME: sub('agents/codex'),
+    SECRETARY_CURSOR_USER_DIR: sub('agents/cursor/User'),
     VSCODE_CLI: '', // never hand over to a running VS Code
   };
   delete serverEnv.SECRETARY_E2E_PIDFILE;

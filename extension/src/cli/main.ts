@@ -9,6 +9,7 @@ import { bundledDocsDir } from '../host/roots';
 import { standaloneHost } from '../host/standalone';
 import { stderrLogger, type Logger } from '../log';
 import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import { isCursorConversation, readCursorConversation } from '../sessions/cursor';
 import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
 import { parseOpenCodePath, readOpenCodeSession } from '../sessions/opencode';
@@ -20,7 +21,7 @@ const USAGE = `secretary — Copilot Chat Secretary on the command line
 
 Usage:
   secretary show <session file> [--json]        the parsed dialog of one session file (an OpenCode
-                                                session: <opencode.db>#<sessionID>)
+                                                session: <opencode.db>#<sessionID>; Cursor: <state.vscdb>#<id>)
   secretary sessions [--storage <dir>] [--json] dialogs found under VS Code user-data folders
   secretary first [--session <id>]              the first request of the current dialog
   secretary request <n> [--session <id>]        the full text of request n (1-based)
@@ -48,9 +49,9 @@ Usage:
 Options:
   --storage <dir>     a VS Code user-data folder (or User/, workspaceStorage/<id>/, chatSessions/);
                       repeatable; default: every VS Code, Insiders, VSCodium, Server, code-server folder found,
-                      plus the logs of Copilot CLI, Claude Code and Codex (docs/agents.md)
+                      plus the other agents' logs and Cursor's chats (docs/agents.md)
   --source <name>     serve only these sources' dialogs: vscode, copilot-cli, claude-code, codex,
-                      gemini-cli, qwen-code, cline, roo-code, kilo-code, continue, opencode, aider
+                      gemini-cli, qwen-code, cline, roo-code, kilo-code, continue, opencode, aider, cursor
                       (repeatable or comma-separated); \`show --source\`: read the file as that format
   --current-from <s>  the agent whose own latest session of the folder is the current dialog
                       (\`mcp\` detects it from the client; see docs/agents.md)
@@ -246,11 +247,16 @@ function show(core: WasmCore, rest: string[], json: boolean, source: string | un
   if (!file) {
     throw new UsageError('show needs a session file, e.g. `secretary show chatSessions/<id>.json`');
   }
-  let bytes: Buffer;
+  let bytes: Uint8Array;
   try {
     const maxBytes = core.run((_h, m) => m.maxSessionBytes());
-    // An OpenCode session, `<opencode.db>#<sessionID>`, is read from OpenCode's database.
-    bytes = parseOpenCodePath(file) ? Buffer.from(readOpenCodeSession(file, 0, maxBytes)) : readBounded(file, { maxBytes });
+    // An OpenCode session, `<opencode.db>#<sessionID>`, is read from OpenCode's database; a Cursor
+    // conversation (`…/state.vscdb#<id>`) from its SQLite database.
+    bytes = parseOpenCodePath(file)
+      ? Buffer.from(readOpenCodeSession(file, 0, maxBytes))
+      : isCursorConversation(file)
+        ? readCursorConversation(path.resolve(file), maxBytes)
+        : readBounded(file, { maxBytes });
   } catch (err) {
     const error = err as NodeJS.ErrnoException;
     process.stderr.write(`secretary: cannot read ${file}: ${error.code ?? error.message ?? String(err)}\n`);

@@ -86,10 +86,15 @@ async function waitForTurn(sessions: DialogSessionsService, call: AgentCall, roo
     if (left <= 0) {
       break;
     }
-    const dirs = watchDirs(call, roots, sessions);
-    await changeIn(dirs, left);
+    // Watch first, then read: a write that lands while the store reads still ends the next wait
+    // (watching only after the read missed it, and the call waited for the deadline).
+    const change = changeIn(watchDirs(call, roots, sessions), left);
     await sessions.refresh();
     state = turnState(sessions, call);
+    if (state !== 'recorded') {
+      await change.done;
+    }
+    change.stop();
   }
   if (state === 'recorded' && call.callId !== undefined) {
     // The call's id was read from the file itself, maybe after the store last read it: read what
@@ -133,26 +138,30 @@ function watchDirs(call: AgentCall, roots: AgentRoots, sessions: DialogSessionsS
   return [...new Set(dirs)].filter(isDir);
 }
 
-/** Resolves at the first change in any of `dirs`, or after `ms`. */
-function changeIn(dirs: string[], ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const watchers: fs.FSWatcher[] = [];
-    const done = () => {
-      clearTimeout(timer);
-      watchers.forEach((w) => w.close());
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    for (const dir of dirs) {
-      try {
-        const watcher = fs.watch(dir, { persistent: false }, done);
-        watcher.on('error', () => undefined);
-        watchers.push(watcher);
-      } catch {
-        // gone since it was listed: the other folders and the deadline still end the wait
-      }
-    }
+/** `done` resolves at the first change in any of `dirs`, or after `ms`; `stop` ends the watch. */
+function changeIn(dirs: string[], ms: number): { done: Promise<void>; stop(): void } {
+  const watchers: fs.FSWatcher[] = [];
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    resolveDone = resolve;
   });
+  const stop = () => {
+    clearTimeout(timer);
+    watchers.forEach((w) => w.close());
+    resolveDone();
+  };
+  // `stop` runs only later (a watcher event, the timer, the caller): `timer` is set by then.
+  const timer = setTimeout(stop, ms);
+  for (const dir of dirs) {
+    try {
+      const watcher = fs.watch(dir, { persistent: false }, stop);
+      watcher.on('error', () => undefined);
+      watchers.push(watcher);
+    } catch {
+      // gone since it was listed: the other folders and the deadline still end the wait
+    }
+  }
+  return { done, stop };
 }
 
 /** Whether the last `TAIL_BYTES` of a regular file hold `needle`. A file that cannot be read

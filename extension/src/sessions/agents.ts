@@ -3,6 +3,7 @@ import * as path from 'path';
 
 import type { DialogSource } from '../core/generated/DialogSource';
 import { readBounded } from '../host/boundedRead';
+import { cursorSessionFiles, cursorUserDirs, cursorWatchDirs } from './cursor';
 import { defaultUserDataDirs, folderKey, isDir, isFile, listDir, type SessionFile } from './discovery';
 import { openCodeDataDir, openCodeSessionFiles } from './opencode';
 
@@ -21,6 +22,7 @@ export const DIALOG_SOURCES: readonly DialogSource[] = [
   'continue',
   'opencode',
   'aider',
+  'cursor',
 ];
 
 /** The `globalStorage` folders (publisher.name, as VS Code spells them: lower case) of the VS Code
@@ -54,6 +56,10 @@ export interface AgentRoots {
   /** The folders whose `.aider.chat.history.md` is read (Aider writes it in the folder it runs
    * in): the hosts' workspace folders, and the folder of `$AIDER_CHAT_HISTORY_FILE`. */
   aider: string[];
+  /** Cursor's `User` folders (`~/.config/Cursor/User`, `~/Library/Application Support/Cursor/User`,
+   * `%APPDATA%\Cursor\User`): their SQLite `state.vscdb` databases (`sessions/cursor.ts`).
+   * Absent: Cursor is not read (the hooks look for one agent's log only). */
+  cursor?: string[];
 }
 
 /** The name Aider gives its chat history, in the folder it runs in. */
@@ -81,6 +87,7 @@ export function agentRoots(
     opencode: openCodeDataDir(env, home),
     aider: env.AIDER_CHAT_HISTORY_FILE && path.basename(env.AIDER_CHAT_HISTORY_FILE) === AIDER_HISTORY ? [path.dirname(env.AIDER_CHAT_HISTORY_FILE)] : [],
     tasks: userDataDirs.flatMap((dir) => TASK_EXTENSIONS.map((ext) => path.join(dir, 'User', 'globalStorage', ext, 'tasks'))),
+    cursor: cursorUserDirs(process.platform, env, home),
   };
 }
 
@@ -94,7 +101,18 @@ export function taskUserDataDirs(own: string | undefined, env: NodeJS.ProcessEnv
 
 /** The roots as a list, for messages. */
 export function agentRootList(roots: AgentRoots): string[] {
-  return [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, roots.opencode, ...roots.aider, ...roots.tasks.filter(isDir)];
+  return [
+    roots.copilot,
+    roots.claude,
+    roots.codex,
+    roots.gemini,
+    roots.qwen,
+    roots.continue,
+    roots.opencode,
+    ...roots.aider,
+    ...roots.tasks.filter(isDir),
+    ...(roots.cursor ?? []).filter(isDir),
+  ];
 }
 
 /** The most a `.project_root` file is read (a path). */
@@ -187,6 +205,8 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots(), problems?: M
       }
     }
   }
+  // Cursor: one entry per conversation of its SQLite databases, with the workspace they name.
+  found.push(...cursorSessionFiles(roots.cursor ?? []));
   return found;
 }
 
@@ -213,7 +233,7 @@ export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = 
     dirs.push(...(isDir(tasks) ? [tasks, ...subdirs(tasks)] : [path.dirname(tasks)]));
   }
   // OpenCode writes its database's WAL there; Aider appends its history in the folder it runs in.
-  dirs.push(roots.continue, roots.opencode, ...roots.aider);
+  dirs.push(roots.continue, roots.opencode, ...roots.aider, ...cursorWatchDirs(roots.cursor ?? []));
   for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, roots.opencode]) {
     const parent = path.dirname(root);
     if (!isDir(root) && path.resolve(parent) !== path.resolve(home)) {

@@ -3,6 +3,7 @@ import * as path from 'path';
 
 import { kindOf, readBounded, readBoundedAsync } from '../host/boundedRead';
 import { openCodeSessionExists, parseOpenCodePath, readOpenCodeSession, statOpenCodeSession } from './opencode';
+import { withCursorConversations } from './cursor';
 
 /** What a sync needs to know of a session file before it asks the core for a plan. */
 export interface StorageStat {
@@ -55,8 +56,9 @@ function storageStat(stat: fs.Stats): StorageStat {
 /** The session files of this machine, through Node `fs` and the hosts' one bounded reader (OpenCode's
  * sessions, `<db>#<sessionID>`, through its database: `opencode.ts`): only
  * what the stat promised is read (a log growing meanwhile is read up to there, the next read takes
- * the rest; `/proc` files read as empty). */
-export const nodeChatStorage: ChatStorage = {
+ * the rest; `/proc` files read as empty). Cursor's conversations (`…state.vscdb#<id>`) are read
+ * from their SQLite database (`sessions/cursor.ts`). */
+export const nodeChatStorage: ChatStorage = withCursorConversations({
   async stat(file) {
     return parseOpenCodePath(file) ? statOpenCodeSession(file) : storageStat(await fs.promises.stat(file));
   },
@@ -95,7 +97,7 @@ export const nodeChatStorage: ChatStorage = {
       return undefined; // the folder does not exist (yet); its parent is watched and a sync retries
     }
   },
-};
+});
 
 /**
  * Paths to Node `fs`, URI strings to `remote` (when there is one): in a remote window the calling

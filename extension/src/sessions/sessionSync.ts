@@ -2,6 +2,7 @@ import { CoreTrapError, type WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 import { nodeChatStorage, type ChatStorage, type StorageStat, type StorageWatcher } from './chatStorage';
 import { AIDER_HISTORY } from './agents';
+import { isStateDatabaseName } from './cursor';
 import type { SessionFile } from './discovery';
 import { Quarantine, ResetBackoff } from './quarantine';
 import { errorMessage } from '../log';
@@ -396,7 +397,7 @@ export class SessionSync {
       const watcher = this.storage.watch(
         dir,
         (name) => {
-          if (mayConcernSessions(name)) {
+          if (mayConcernSessions(name) || this.isKnownDatabase(dir, name)) {
             this.noteChange(dir, name);
             this.schedule();
           }
@@ -411,6 +412,17 @@ export class SessionSync {
         this.watchers.set(dir, watcher);
       }
     }
+  }
+
+  /** Whether `name` in `dir` is a SQLite database (or its WAL) whose conversations are read
+   * (Cursor's `state.vscdb`): a change there is a change of those conversations. VS Code's own
+   * `state.vscdb` beside its chat sessions is not one, and wakes nothing. */
+  private isKnownDatabase(dir: string, name: string | undefined): boolean {
+    if (name === undefined || !isStateDatabaseName(name)) {
+      return false;
+    }
+    const prefix = `${this.storage.join(dir, 'state.vscdb')}#`;
+    return [...this.known.keys()].some((file) => file.startsWith(prefix));
   }
 
   /** How many syncs have completed (for tests and diagnostics). */

@@ -129,7 +129,7 @@ function dialogTooltip(entry: StoredDialog, current: boolean): vscode.MarkdownSt
   const agent = agentName(dialog);
   tooltip.appendMarkdown(
     agent
-      ? `${agent} session \`${dialog.sessionId}\`\n\nClick to open its log.`
+      ? `${agent} session \`${dialog.sessionId}\`\n\n${dialog.source === 'cursor' ? 'Click to see its requests.' : 'Click to open its log.'}`
       : `\`${dialog.sessionId}\`\n\nClick to open it in the Chat view.`,
   );
   return tooltip;
@@ -148,6 +148,7 @@ const AGENT_NAMES: Readonly<Record<string, string>> = {
   continue: 'Continue',
   opencode: 'OpenCode',
   aider: 'Aider',
+  cursor: 'Cursor',
 };
 
 export function agentName(dialog: { source?: string }): string | undefined {
@@ -162,7 +163,7 @@ function describe(dialog: { source?: string }, rest: string): string {
 
 /** The open command of a dialog row: in VS Code's chat, or an agent's log. */
 function openCommand(entry: StoredDialog): vscode.Command {
-  const title = agentName(entry.dialog) ? 'Open Log' : 'Open in Chat';
+  const title = entry.dialog.source === 'cursor' ? 'Show Requests' : agentName(entry.dialog) ? 'Open Log' : 'Open in Chat';
   return { command: OPEN_IN_CHAT_COMMAND, title, arguments: [{ kind: 'dialog', entry }] };
 }
 

@@ -41,6 +41,14 @@ export async function openDialog(entry: StoredDialog, log: Logger): Promise<vsco
   if (!agent) {
     return openInChat(entry.dialog.sessionId, log);
   }
+  if (entry.dialog.source === 'cursor') {
+    // A conversation in Cursor's SQLite database: no file to open; its requests as the Secretary read them.
+    const requests = entry.dialog.requests.map((r) => `## Request ${r.index}\n\n${r.text}`).join('\n\n');
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# ${entry.dialog.title}\n\n${requests}\n` });
+    log.info(`showing the Cursor conversation ${entry.dialog.sessionId} of ${entry.path}`);
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return doc.uri;
+  }
   const file = vscode.Uri.file(entry.path);
   log.info(`opening the ${agent} log of dialog ${entry.dialog.sessionId}: ${file.fsPath}`);
   await vscode.window.showTextDocument(file, { preview: false });

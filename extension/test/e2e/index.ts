@@ -19,6 +19,7 @@ import './chatLoop.test';
 import './sidebar.test';
 import './settings.test';
 import './instructions.test';
+import './cursor.test';
 // Last: it reloads the window (the tests after it would run in a new extension host).
 import './reload.test';
 

@@ -130,6 +130,8 @@ pub(crate) enum FileKind {
     Continue,
     /// An OpenCode session: what a host read from OpenCode's database, or an `opencode export`.
     OpenCode,
+    /// One Cursor conversation: the rows of a `state.vscdb` the host read (`agents::cursor`).
+    Cursor,
 }
 
 /// The first key of the first non-blank line, if it is a plain short string (cheap sniffing that
@@ -204,6 +206,9 @@ pub(crate) fn detect(file_name: &str, bytes: &[u8]) -> FileKind {
     }
     if agents::aider::detect(file_name) {
         return FileKind::Agent(agents::Agent::Aider);
+    }
+    if agents::cursor::detect(file_name) {
+        return FileKind::Cursor;
     }
     if let Some(agent) = agents::detect(file_name, bytes) {
         return FileKind::Agent(agent);
@@ -493,6 +498,10 @@ fn read_full_as(
                 LiveReader::Whole,
             ))
         }
+        FileKind::Cursor => {
+            let state = agents::cursor::read(bytes, file_name, None)?;
+            Ok((agents::cursor::dialog(&state, file_name), LiveReader::Whole))
+        }
         FileKind::Agent(agent) => {
             let mut log = agents::new_log(agent, None);
             log.feed(bytes);
@@ -598,15 +607,22 @@ pub fn parse_as(
         DialogSource::Continue => FileKind::Continue,
         DialogSource::OpenCode => FileKind::OpenCode,
         DialogSource::Aider => FileKind::Agent(agents::Agent::Aider),
+        DialogSource::Cursor => FileKind::Cursor,
         DialogSource::Vscode => match detect(file_name, bytes) {
-            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue | FileKind::OpenCode
+            FileKind::Agent(_)
+            | FileKind::Task(_)
+            | FileKind::Continue
+            | FileKind::OpenCode
+            | FileKind::Cursor
                 if file_name.to_ascii_lowercase().ends_with(".json") =>
             {
                 FileKind::Json
             }
-            FileKind::Agent(_) | FileKind::Task(_) | FileKind::Continue | FileKind::OpenCode => {
-                FileKind::Transcript
-            }
+            FileKind::Agent(_)
+            | FileKind::Task(_)
+            | FileKind::Continue
+            | FileKind::OpenCode
+            | FileKind::Cursor => FileKind::Transcript,
             other => other,
         },
     };
@@ -686,6 +702,10 @@ fn response_details_by(
         }
         FileKind::OpenCode => {
             let state = agents::opencode::read(bytes, slot)?;
+            whole_details(&state.common, slot, index)
+        }
+        FileKind::Cursor => {
+            let state = agents::cursor::read(bytes, file_name, slot)?;
             whole_details(&state.common, slot, index)
         }
         FileKind::Transcript => {

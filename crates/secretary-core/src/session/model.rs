@@ -43,11 +43,13 @@ pub enum SessionFormat {
     OpenCode,
     /// Aider: `.aider.chat.history.md` in the folder it ran in.
     Aider,
+    /// Cursor: one conversation of a SQLite `state.vscdb`, as rows the host read (`agents::cursor`).
+    Cursor,
 }
 
 /// Which agent wrote a dialog: VS Code's chat, or one of the terminal agents whose own history
 /// the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`,
-/// `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`, `opencode`, `aider`.
+/// `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`, `opencode`, `aider`, `cursor`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
@@ -67,10 +69,11 @@ pub enum DialogSource {
     #[serde(rename = "opencode")]
     OpenCode,
     Aider,
+    Cursor,
 }
 
 impl DialogSource {
-    pub const ALL: [DialogSource; 12] = [
+    pub const ALL: [DialogSource; 13] = [
         DialogSource::Vscode,
         DialogSource::CopilotCli,
         DialogSource::ClaudeCode,
@@ -83,6 +86,7 @@ impl DialogSource {
         DialogSource::Continue,
         DialogSource::OpenCode,
         DialogSource::Aider,
+        DialogSource::Cursor,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -99,6 +103,7 @@ impl DialogSource {
             DialogSource::Continue => "continue",
             DialogSource::OpenCode => "opencode",
             DialogSource::Aider => "aider",
+            DialogSource::Cursor => "cursor",
         }
     }
 
@@ -114,7 +119,7 @@ impl DialogSource {
     }
 
     /// The source named `name` (`vscode`, `copilot-cli`, `claude-code`, `codex`, `gemini-cli`,
-    /// `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`).
+    /// `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`, `cursor`).
     pub fn parse(name: &str) -> Option<DialogSource> {
         DialogSource::ALL.into_iter().find(|s| s.as_str() == name)
     }
@@ -135,6 +140,7 @@ impl SessionFormat {
             SessionFormat::Continue => DialogSource::Continue,
             SessionFormat::OpenCode => DialogSource::OpenCode,
             SessionFormat::Aider => DialogSource::Aider,
+            SessionFormat::Cursor => DialogSource::Cursor,
             _ => DialogSource::Vscode,
         }
     }

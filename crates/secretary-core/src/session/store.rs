@@ -105,7 +105,8 @@ impl Entry {
             | SessionFormat::KiloCode
             | SessionFormat::Continue
             | SessionFormat::OpenCode
-            | SessionFormat::Aider => 4,
+            | SessionFormat::Aider
+            | SessionFormat::Cursor => 4,
         }
     }
 
@@ -429,6 +430,7 @@ impl SessionStore {
                     FileKind::Task(agent) => agent.format(),
                     FileKind::Continue => SessionFormat::Continue,
                     FileKind::OpenCode => SessionFormat::OpenCode,
+                    FileKind::Cursor => SessionFormat::Cursor,
                 };
                 let mut dialog = empty_dialog(format);
                 dialog.session_id = match format {
@@ -439,6 +441,9 @@ impl SessionStore {
                         .rsplit_once('#')
                         .map_or_else(|| file_stem(path), |(_, id)| id.to_string()),
                     SessionFormat::Aider => super::agents::aider::session_id_of(path),
+                    SessionFormat::Cursor => super::agents::cursor::conversation_of(path)
+                        .unwrap_or_default()
+                        .to_string(),
                     _ => file_stem(path),
                 };
                 dialog.title = "Untitled dialog".to_string();

@@ -3,6 +3,6 @@
 /**
  * Which agent wrote a dialog: VS Code's chat, or one of the terminal agents whose own history
  * the Secretary also reads. Serialized as `vscode`, `copilot-cli`, `claude-code`, `codex`,
- * `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`, `opencode`, `aider`.
+ * `gemini-cli`, `qwen-code`, `cline`, `roo-code`, `kilo-code`, `continue`, `opencode`, `aider`, `cursor`.
  */
-export type DialogSource = "vscode" | "copilot-cli" | "claude-code" | "codex" | "gemini-cli" | "qwen-code" | "cline" | "roo-code" | "kilo-code" | "continue" | "opencode" | "aider";
+export type DialogSource = "vscode" | "copilot-cli" | "claude-code" | "codex" | "gemini-cli" | "qwen-code" | "cline" | "roo-code" | "kilo-code" | "continue" | "opencode" | "aider" | "cursor";

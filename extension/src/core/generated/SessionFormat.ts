@@ -3,4 +3,4 @@
 /**
  * Which on-disk format a dialog was read from.
  */
-export type SessionFormat = "nativeJson" | "nativeJsonl" | "export" | "transcript" | "copilotCli" | "claudeCode" | "codex" | "geminiCli" | "qwenCode" | "cline" | "rooCode" | "kiloCode" | "continue" | "openCode" | "aider";
+export type SessionFormat = "nativeJson" | "nativeJsonl" | "export" | "transcript" | "copilotCli" | "claudeCode" | "codex" | "geminiCli" | "qwenCode" | "cline" | "rooCode" | "kiloCode" | "continue" | "openCode" | "aider" | "cursor";

@@ -15,9 +15,8 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{raw_str, whole_json_text, Common};
+use super::{counted, raw_str, whole_dialog, whole_json_text, Common};
 use crate::session::model::{Dialog, SessionFormat};
-use crate::session::record::{push_capped, Got, HeaderRec};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
 /// Whether `file_name` is a Continue session: `<id>.json` in a `sessions` folder of `.continue`,
@@ -94,7 +93,7 @@ fn content_text(content: Option<&RawValue>) -> Option<String> {
 
 /// A folder from `workspaceDirectory`: a path as written, or the path of a `file://` URI
 /// (percent-decoded; `file:///c%3A/x` is `c:/x`). Another scheme (a remote workspace) gives none.
-fn folder_of(value: &str) -> Option<String> {
+pub(crate) fn folder_of(value: &str) -> Option<String> {
     let value = value.trim();
     if value.is_empty() || value.len() > 4096 {
         return None;
@@ -202,26 +201,18 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
 
 /// The dialog of a session read by [`read`].
 pub(crate) fn dialog(state: &ContinueState, file_name: &str) -> Dialog {
-    let c = &state.common;
-    let header = HeaderRec {
-        session_id: c.session_id.clone().map(Got::Val),
-        custom_title: c.title.clone().map(Got::Val),
-        ..Default::default()
-    };
-    let mut dialog = super::dialog_of(
+    let skipped = Vec::from_iter(counted(
+        state.odd,
+        "history item",
+        "without a message skipped",
+    ));
+    whole_dialog(
+        &state.common,
         SessionFormat::Continue,
-        &c.turns,
-        &header,
         file_name,
-        Vec::new(),
-    );
-    dialog.folder = c.folder.clone();
-    let mut diagnostics = std::mem::take(&mut dialog.diagnostics);
-    let odd = super::counted(state.odd, "history item", "without a message skipped");
-    push_capped(&mut diagnostics, &Vec::from_iter(odd));
-    push_capped(&mut diagnostics, &c.unknown_notes("message", "role"));
-    dialog.diagnostics = diagnostics;
-    dialog
+        &skipped,
+        ("message", "role"),
+    )
 }
 
 #[cfg(test)]

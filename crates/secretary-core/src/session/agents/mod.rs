@@ -20,6 +20,7 @@ pub(crate) mod cline;
 pub(crate) mod codex;
 pub(crate) mod continue_dev;
 pub(crate) mod copilot_cli;
+pub(crate) mod cursor;
 pub(crate) mod gemini_cli;
 pub(crate) mod opencode;
 pub(crate) mod qwen_code;
@@ -367,6 +368,17 @@ pub(crate) fn turn_status(turn: &Turn, last: bool) -> RequestStatus {
     }
 }
 
+/// The header fields every agent reader knows: id, start, last activity, title.
+fn header_of(common: &Common) -> HeaderRec {
+    HeaderRec {
+        session_id: common.session_id.clone().map(Got::Val),
+        creation_date: common.start.map(Got::Val),
+        last_message_date: common.last_event.map(Got::Val),
+        custom_title: common.title.clone().map(Got::Val),
+        ..Default::default()
+    }
+}
+
 fn build(
     common: &Common,
     format: SessionFormat,
@@ -374,19 +386,36 @@ fn build(
     file_name: &str,
     extra_diags: Vec<String>,
 ) -> Dialog {
-    let header = HeaderRec {
-        session_id: common.session_id.clone().map(Got::Val),
-        creation_date: common.start.map(Got::Val),
-        last_message_date: common.last_event.map(Got::Val),
-        custom_title: common.title.clone().map(Got::Val),
-        ..Default::default()
-    };
-    let mut dialog = dialog_of(format, turns, &header, file_name, extra_diags);
+    let mut dialog = dialog_of(format, turns, &header_of(common), file_name, extra_diags);
     dialog.folder = common.folder.clone();
     push_capped(
         &mut dialog.diagnostics,
         &common.unknown_notes("line", "type"),
     );
+    dialog
+}
+
+/// The dialog of a session read as a whole (Continue's sessions, Cursor's conversations): its
+/// requests and header fields from `common`; the diagnostics are the header's notes, then
+/// `skipped` (what the reader left out, said its own way), then the unknown kinds (`unit`s of
+/// unknown `kind`).
+pub(crate) fn whole_dialog(
+    common: &Common,
+    format: SessionFormat,
+    file_name: &str,
+    skipped: &[String],
+    (unit, kind): (&str, &str),
+) -> Dialog {
+    let mut dialog = dialog_of(
+        format,
+        &common.turns,
+        &header_of(common),
+        file_name,
+        Vec::new(),
+    );
+    dialog.folder = common.folder.clone();
+    push_capped(&mut dialog.diagnostics, skipped);
+    push_capped(&mut dialog.diagnostics, &common.unknown_notes(unit, kind));
     dialog
 }
 
