@@ -10,6 +10,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
+import type { ErrorKind } from '../core/generated/ErrorKind';
 import type { Logger } from '../log';
 import type { PromptAnswer, PromptListing } from '../chat/participant';
 import type { ToolListing } from '../tools/CoreTool';
@@ -172,6 +173,9 @@ async function callTool(
   return result;
 }
 
+/** The kind of a failure that is the Secretary's own fault. */
+const INTERNAL: ErrorKind = 'internal';
+
 /**
  * After a successful `tool_load` (an answer with `loaded`), registers the tools it names. The
  * core has already checked the names; if one is not a tool of this server after all, nothing is
@@ -201,7 +205,7 @@ export function registerLoaded(text: string, registry: ToolRegistry): string {
       return JSON.stringify({
         success: false,
         error: `The core loaded tools this MCP server does not have: ${err.names.join(', ')}. Nothing was registered.`,
-        error_type: 'internal',
+        error_type: INTERNAL,
       });
     }
     throw err;

@@ -8,6 +8,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { errorMessage } from '../../src/log';
+
 export const FAKE_MODEL = 'fake-model';
 
 /** One step of the scripted model: call a tool, or answer with text made from the tool results. */
@@ -97,7 +99,7 @@ export async function startFakeCopilotApi(scenarios: Record<string, Step[]>): Pr
           } catch (err) {
             // A test's expectation failed inside the script: answer it, so the turn ends and the
             // test sees the message in the reply rather than a hung request.
-            text = `fake model script failed: ${err instanceof Error ? err.message : String(err)}`;
+            text = `fake model script failed: ${errorMessage(err)}`;
           }
           // In two pieces, so that the client has to join streamed text.
           const half = Math.floor(text.length / 2);
