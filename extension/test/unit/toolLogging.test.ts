@@ -81,3 +81,26 @@ test('a per-command consent asks only for that command with the literal (memory 
   assert.match(asked.message, /confirm: "DELETE_MEMORY"/);
   assert.ok(confirmationFor(memory), 'without the input, ask');
 });
+
+test('failureOf counts as a failure exactly what the core does (registry::copilot_ls::result_status)', () => {
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const texts = [
+    '{"success":true}',
+    '{"success":false,"error":"x"}',
+    '{"success":false}',
+    '{"isError":true,"message":"m"}',
+    '{"isError":false}',
+    '{"success":"false"}',
+    '{}',
+    '[1]',
+    'null',
+    '"text"',
+    'not json',
+    '',
+    JSON.stringify(JSON.parse(core.invoke('get_request', { index: 0 }, undefined))),
+  ];
+  for (const text of texts) {
+    const [answer] = JSON.parse(core.run((_h, m) => m.copilotLsResult(text))) as [{ status: string }];
+    assert.equal(failureOf(text) !== undefined, answer.status === 'error', text);
+  }
+});
