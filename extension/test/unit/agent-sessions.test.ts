@@ -129,12 +129,16 @@ async function firstRequestAs(clientName: string, home: string, project: string,
   }
 }
 
+/** A home folder and a project folder (created, by its real path) under `dir`. */
+function homeAndProject(dir: string, name: string): { home: string; project: string } {
+  fs.mkdirSync(path.join(dir, name), { recursive: true });
+  return { home: path.join(dir, 'home'), project: fs.realpathSync(path.join(dir, name)) };
+}
+
 test('mcp in a project folder: each agent gets its own session as the current dialog', async () => {
   const tmp = tempDir();
   try {
-    const home = path.join(tmp.dir, 'home');
-    fs.mkdirSync(path.join(tmp.dir, 'my project'), { recursive: true });
-    const project = fs.realpathSync(path.join(tmp.dir, 'my project'));
+    const { home, project } = homeAndProject(tmp.dir, 'my project');
     seedHome(home, project);
     for (const [client, source, text] of [
       ['claude-code', 'claude-code', 'claude: first prompt'],
@@ -170,9 +174,7 @@ function vscodeFolderUri(folder: string): string {
 test("a folder VS Code spells otherwise than Node: its VS Code chats and an agent's sessions are one workspace", async () => {
   const tmp = tempDir();
   try {
-    const home = path.join(tmp.dir, 'home');
-    fs.mkdirSync(path.join(tmp.dir, "it's (v2)!"), { recursive: true });
-    const project = fs.realpathSync(path.join(tmp.dir, "it's (v2)!"));
+    const { home, project } = homeAndProject(tmp.dir, "it's (v2)!");
     const storage = path.join(home, '.config', 'Code', 'User', 'workspaceStorage', '0123abcd');
     fs.mkdirSync(path.join(storage, 'chatSessions'), { recursive: true });
     const folder = vscodeFolderUri(project);
