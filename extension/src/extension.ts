@@ -20,13 +20,13 @@ import { agentRoots, agentSessionFiles, agentWatchDirs, taskUserDataDirs } from 
 import { isUriPath, nodeChatStorage, routedChatStorage, type ChatStorage } from './sessions/chatStorage';
 import { chatsAreElsewhere, findWindowStore, TEST_STORE_ENV, type WindowStore } from './sessions/windowStore';
 import { listSessionUris, workspaceFsStorage } from './sessions/workspaceFsStorage';
-import { DialogSessionsService, type HistoryFilter } from './sessions/DialogSessionsService';
+import { DialogSessionsService, type HistoryFilter } from './sessions/dialogSessionsService';
 import type { SessionScope } from './sessions/sessionSync';
 import type { StoredDialog } from './sessions/types';
 import { ToolCatalogSync, vscodePrefixOf } from './tools/catalogSync';
-import { CoreTool, ToolCallTool, type ToolListing } from './tools/CoreTool';
-import { ToolLoadTool } from './tools/ToolLoadTool';
-import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/ChatMonitorTreeProvider';
+import { CoreTool, ToolCallTool, type ToolListing } from './tools/coreTool';
+import { ToolLoadTool } from './tools/toolLoadTool';
+import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/chatMonitorTreeProvider';
 import { dialogOf, registerDialogCommands } from './tree/dialogCommands';
 import { registerMcpServerProvider } from './mcp/provider';
 import { callContext } from './chat/liveChat';

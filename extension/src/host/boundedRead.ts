@@ -91,10 +91,13 @@ function grewPast(name: string, maxBytes: number): BoundedReadError {
 /** The largest chunk of one read. */
 const CHUNK = 8 * 1024 * 1024;
 
+/** The smallest chunk once past what the `fstat` promised (a file that grows while it is read). */
+const MIN_CHUNK = 64 * 1024;
+
 /** The next read's size: what the `fstat` promised plus one byte (to see growth at once), at least
- * 64 KiB once past it, at most `CHUNK` and never more than one byte past the cap (`room`). */
+ * `MIN_CHUNK` once past it, at most `CHUNK` and never more than one byte past the cap (`room`). */
 function chunkSize(expected: number, total: number, room: number): number {
-  return Math.min(CHUNK, room, Math.max(expected + 1 - total, 64 * 1024));
+  return Math.min(CHUNK, room, Math.max(expected + 1 - total, MIN_CHUNK));
 }
 
 /**

@@ -11,7 +11,7 @@ import { prefixProblem, toolNamePrefix } from './names';
 import { createSecretaryServer } from './server';
 import { agentOfClient, parseSources, type DialogSource } from '../sessions/agents';
 import { agentCallOf } from './caller';
-import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 import { folderKey } from '../sessions/discovery';
 import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 

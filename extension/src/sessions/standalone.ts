@@ -5,7 +5,7 @@ import { fileURLToPath } from 'url';
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 import { canonicalKey, defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type FolderProblems, type SessionFile } from './discovery';
-import { DialogSessionsService } from './DialogSessionsService';
+import { DialogSessionsService } from './dialogSessionsService';
 import { agentRootList, agentRoots, agentSessionFiles, parseSources } from './agents';
 
 /** Where the command line and `secretary mcp` read sessions: `--storage`, `--workspace`, `--all`. */

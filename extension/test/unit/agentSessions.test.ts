@@ -287,7 +287,7 @@ test("a chat of another agent in VS Code (copilotcli:, claude-code:) is answered
   const { WasmCore } = await import('../../src/core/wasm');
   const { silentLogger } = await import('../../src/log');
   const { agentSessionFiles, agentRoots } = await import('../../src/sessions/agents');
-  const { DialogSessionsService } = await import('../../src/sessions/DialogSessionsService');
+  const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
   const home = tempDir();
   try {
     const project = path.join(home.dir, 'project');
@@ -326,7 +326,7 @@ test("agents' folders are watched: a new Codex day, a new Claude project and a C
   const { WasmCore } = await import('../../src/core/wasm');
   const { silentLogger } = await import('../../src/log');
   const { agentSessionFiles, agentRoots, agentWatchDirs } = await import('../../src/sessions/agents');
-  const { DialogSessionsService } = await import('../../src/sessions/DialogSessionsService');
+  const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
   const home = tempDir();
   try {
     const project = path.join(home.dir, 'project');

@@ -1,5 +1,5 @@
 // A fake Copilot API on 127.0.0.1 for driving the real @github/copilot-language-server offline
-// (extension/test/unit/copilot-ls-e2e.test.ts). It answers what the server 1.539.0 asks for (issue
+// (extension/test/agents/copilotLsTurns.test.ts). It answers what the server 1.539.0 asks for (issue
 // #16 lists the measured facts): the token exchange, the model list, the experiments endpoint,
 // 404s for the endpoints the server can do without, and `POST /chat/completions` as OpenAI-style
 // SSE. The model is scripted: the last user message names a scenario; the number of `role: "tool"`

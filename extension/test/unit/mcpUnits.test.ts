@@ -10,7 +10,7 @@ import { mcpToolName, prefixProblem, toolNamePrefix } from '../../src/mcp/names'
 import { ToolRegistry, UnknownToolsError } from '../../src/mcp/registry';
 import { thrownResult, toolResult } from '../../src/mcp/results';
 import { workspaceKeyOf } from '../../src/sessions/standalone';
-import type { ToolListing } from '../../src/tools/CoreTool';
+import type { ToolListing } from '../../src/tools/coreTool';
 import { toolListing } from './helpers';
 
 function listing(name: string, deferred = false, destructive = false): ToolListing {

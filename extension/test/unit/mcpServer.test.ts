@@ -13,7 +13,7 @@ import { silentLogger } from '../../src/log';
 import { coreBackend } from '../../src/mcp/backend';
 import { createSecretaryServer, type ToolBackend } from '../../src/mcp/server';
 import { openSessions } from '../../src/sessions/standalone';
-import type { ToolListing } from '../../src/tools/CoreTool';
+import type { ToolListing } from '../../src/tools/coreTool';
 import { SAMPLES, toolListing, WASM_DIR } from './helpers';
 
 type Text = { type: string; text: string }[];
