@@ -15,6 +15,7 @@ import { formatDialog, formatToolResult } from './format';
 import { exitQuietlyWhenOutputCloses } from './output';
 import { errorMessage } from '../log';
 
+/** The help text; `SOURCES` stands for the core's sources (`listing.json`), never a copy here. */
 const USAGE = `secretary — Copilot Chat Secretary on the command line
 
 Usage:
@@ -47,8 +48,8 @@ Options:
   --storage <dir>     a VS Code user-data folder (or User/, workspaceStorage/<id>/, chatSessions/);
                       repeatable; default: every VS Code, Insiders, VSCodium, Server, code-server folder found,
                       plus the logs of Copilot CLI, Claude Code and Codex (docs/agents.md)
-  --source <name>     serve only these sources' dialogs: vscode, copilot-cli, claude-code, codex,
-                      gemini-cli, qwen-code, cline, roo-code, kilo-code, continue
+  --source <name>     serve only these sources' dialogs:
+SOURCES
                       (repeatable or comma-separated); \`show --source\`: read the file as that format
   --current-from <s>  the agent whose own latest session of the folder is the current dialog
                       (\`mcp\` detects it from the client; see docs/agents.md)
@@ -150,15 +151,17 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const log = stderrLogger(values.verbose ? 'debug' : 'error');
+  // Help and version read the core's listing only: no module, no settings file, no state folder.
+  const core = new WasmCore(path.join(__dirname, 'wasm'), log);
   if (values.help || (positionals.length === 0 && !values.version)) {
-    process.stdout.write(USAGE);
+    process.stdout.write(usageText(core.listing.sources));
     return values.help ? 0 : 2;
   }
-  const core = openCore(values, log);
   if (values.version) {
     process.stdout.write(`${core.version}\n`);
     return 0;
   }
+  setUpCore(core, values, log);
   const [command, ...rest] = positionals;
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!run) {
@@ -179,12 +182,11 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** The core with its settings and its I/O bridge. Flags, content, library docs (also for `mcp`): the
+/** The core's settings and its I/O bridge. Flags, content, library docs (also for `mcp`): the
  * bridge is over the workspace folder, the state folder (--state-dir, else SECRETARY_STATE_DIR,
  * else the platform's state folder), the cargo registry sources and the library docs shipped beside
  * dist/. */
-function openCore(values: Invocation['values'], log: Logger): WasmCore {
-  const core = new WasmCore(path.join(__dirname, 'wasm'), log);
+function setUpCore(core: WasmCore, values: Invocation['values'], log: Logger): void {
   const semantic = semanticSearchFromEnv();
   core.configure((handle) => handle.setSemanticSearch(semantic));
   core.setHost(
@@ -196,7 +198,6 @@ function openCore(values: Invocation['values'], log: Logger): WasmCore {
     }),
   );
   core.setIncludeExamples(/^(1|true|yes)$/i.test(process.env.MCP_INCLUDE_EXAMPLE_TOOLS ?? ''));
-  return core;
 }
 
 function listTools(core: WasmCore, json: boolean): number {
@@ -390,6 +391,23 @@ function limitArg(limit: string | undefined): { limit?: number } {
     throw new UsageError(`--limit takes a whole number, got ${limit}`);
   }
   return { limit: value };
+}
+
+/** The help text with the core's sources, wrapped under the option they belong to. */
+function usageText(sources: readonly string[]): string {
+  const lines: string[] = [];
+  for (const source of sources) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + source.length + 2 <= 78) {
+      lines[last] += `, ${source}`;
+    } else {
+      if (last >= 0) {
+        lines[last] += ',';
+      }
+      lines.push(source);
+    }
+  }
+  return USAGE.replace('SOURCES', lines.map((line) => `${' '.repeat(22)}${line}`).join('\n'));
 }
 
 function usage(message: string): number {
