@@ -282,6 +282,14 @@ test('show --json gives the user prompts of each shared agent sample', (t) => {
   }
 });
 
+/** `dir/project`, created, with every agent's sessions of it seeded under the home `dir`. */
+function seededProject(dir: string): string {
+  const project = path.join(dir, 'project');
+  fs.mkdirSync(project, { recursive: true });
+  seedHome(dir, project);
+  return project;
+}
+
 test("a chat of another agent in VS Code (copilotcli:, claude-code:) is answered from that agent's own log", async () => {
   const { callerOf } = await import('../../src/chat/caller');
   const { WasmCore } = await import('../../src/core/wasm');
@@ -290,9 +298,7 @@ test("a chat of another agent in VS Code (copilotcli:, claude-code:) is answered
   const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
   const home = tempDir();
   try {
-    const project = path.join(home.dir, 'project');
-    fs.mkdirSync(project, { recursive: true });
-    seedHome(home.dir, project);
+    seededProject(home.dir);
     const roots = agentRoots({ HOME: home.dir }, home.dir);
     const core = new WasmCore(path.join(ROOT, 'dist', 'wasm'), silentLogger);
     const service = new DialogSessionsService(core, { files: () => agentSessionFiles(roots), watchDirs: () => [] }, silentLogger, {
@@ -329,9 +335,7 @@ test("agents' folders are watched: a new Codex day, a new Claude project and a C
   const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
   const home = tempDir();
   try {
-    const project = path.join(home.dir, 'project');
-    fs.mkdirSync(project, { recursive: true });
-    seedHome(home.dir, project);
+    const project = seededProject(home.dir);
     // Copilot CLI installed (its home exists) but no session yet: `session-state` comes later.
     fs.rmSync(path.join(home.dir, '.copilot', 'session-state'), { recursive: true });
     const roots = agentRoots({ HOME: home.dir }, home.dir);
