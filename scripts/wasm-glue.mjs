@@ -66,6 +66,8 @@ const listing = {
   // leaves them out, as the core's own `tools()` does.
   tools: JSON.parse(secretary.tools()),
   prompts: JSON.parse(secretary.prompts()),
+  // Every agent the core reads (`vscode`, `copilot-cli`...): what `--source` may name.
+  sources: JSON.parse(core.dialogSources()),
 };
 writeFileSync(join(dir, 'listing.json'), `${JSON.stringify(listing)}\n`);
 console.error(`wasm glue: __instantiate patched in; listing.json: ${listing.tools.length} tools, ${listing.prompts.length} prompts`);

@@ -17,7 +17,7 @@ import { silentLogger } from '../src/log';
 import { agentRoots, agentSessionFiles } from '../src/sessions/agents';
 import { forgetCursorListings } from '../src/sessions/cursor';
 import { sessionsUnder } from '../src/sessions/discovery';
-import { DialogSessionsService } from '../src/sessions/DialogSessionsService';
+import { DialogSessionsService } from '../src/sessions/dialogSessionsService';
 import type { SessionFile } from '../src/sessions/discovery';
 
 const WASM = path.join(__dirname, '..', '..', 'dist', 'wasm');

@@ -6,7 +6,7 @@ import * as path from 'path';
 import { WasmCore } from '../src/core/wasm';
 import { silentLogger } from '../src/log';
 import { sessionsUnder } from '../src/sessions/discovery';
-import { DialogSessionsService } from '../src/sessions/DialogSessionsService';
+import { DialogSessionsService } from '../src/sessions/dialogSessionsService';
 
 async function main(): Promise<void> {
   const root = process.argv[2];

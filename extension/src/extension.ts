@@ -21,13 +21,13 @@ import { isCursorConversation } from './sessions/cursor';
 import { isUriPath, nodeChatStorage, routedChatStorage, type ChatStorage } from './sessions/chatStorage';
 import { chatsAreElsewhere, findWindowStore, TEST_STORE_ENV, type WindowStore } from './sessions/windowStore';
 import { listSessionUris, workspaceFsStorage } from './sessions/workspaceFsStorage';
-import { DialogSessionsService, type HistoryFilter } from './sessions/DialogSessionsService';
+import { DialogSessionsService, type HistoryFilter } from './sessions/dialogSessionsService';
 import type { SessionScope } from './sessions/sessionSync';
 import type { StoredDialog } from './sessions/types';
 import { ToolCatalogSync, vscodePrefixOf } from './tools/catalogSync';
-import { CoreTool, ToolCallTool, type ToolListing } from './tools/CoreTool';
-import { ToolLoadTool } from './tools/ToolLoadTool';
-import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/ChatMonitorTreeProvider';
+import { CoreTool, ToolCallTool, type ToolListing } from './tools/coreTool';
+import { ToolLoadTool } from './tools/toolLoadTool';
+import { ChatMonitorTreeProvider, type SecretaryNode } from './tree/chatMonitorTreeProvider';
 import { dialogOf, registerDialogCommands } from './tree/dialogCommands';
 import { registerMcpServerProvider } from './mcp/provider';
 import { callContext } from './chat/liveChat';
@@ -70,11 +70,58 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
 
   const core = new WasmCore(path.join(context.extensionPath, 'dist', 'wasm'), log);
   const config = vscode.workspace.getConfiguration(CONFIG);
-  const workspaceStorageDir = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
-  const userDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
   // Tools that need files (flags, content) ask the core's host bridge; example tools by setting.
   core.setHost(vscodeHost(context));
   core.setIncludeExamples(config.get<boolean>('includeExampleTools', false));
+  const opened = openWindowSessions(context, core, config, log);
+  const { sessions, storage, workspace, userDir, workspaceStorageDir } = opened;
+
+  const dialogs = new ChatMonitorTreeProvider(sessions);
+  context.subscriptions.push(
+    dialogs,
+    vscode.window.registerTreeDataProvider('copilotChatSecretary.dialogs', dialogs),
+    sessions.onDidChangeCaller(() => dialogs.refresh()),
+  );
+  const tools = registerTools(context, core, config, sessions, log, opened.sources);
+  registerCommands(context, sessions, core, log, [dialogs], storage);
+  context.subscriptions.push(...registerDialogCommands(sessions, log));
+  const chat = registerChat(context, core, sessions, log);
+  const mcpProvider = registerMcpServerProvider(context, { userDir, workspaceStorageDir }, log);
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration(offerReload));
+
+  // The core loads (compiled off the main thread) and the first scan runs in the background:
+  // activation only registers, and tools wait for the scan.
+  void sessions.start().then(
+    () => {
+      dialogs.refresh();
+    },
+    (err) => log.error(`initial session scan failed: ${errorMessage(err)}`),
+  );
+
+  const activationMs = performance.now() - started;
+  log.info(`Copilot Chat Secretary ${core.version} activated in ${activationMs.toFixed(1)} ms (workspace: ${workspace ?? 'all'})`);
+  return {
+    core,
+    sessions,
+    tools,
+    workspaceStorageDir,
+    windowStore: opened.store ?? Promise.resolve(undefined),
+    activationMs,
+    timings: { loadedAt, activateStartedAt: started },
+    mcpProvider,
+    trees: { dialogs },
+    chat,
+  };
+}
+
+/**
+ * The sessions service of this window: VS Code's chats of the workspace (through Node `fs`, or in
+ * a remote window through `vscode.workspace.fs`) and the other agents' logs of its folder, unless
+ * the `sources` setting leaves them out.
+ */
+function openWindowSessions(context: vscode.ExtensionContext, core: WasmCore, config: vscode.WorkspaceConfiguration, log: vscode.LogOutputChannel) {
+  const workspaceStorageDir = context.storageUri ? path.dirname(context.storageUri.fsPath) : undefined;
+  const userDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
   // A remote window keeps its chats on the window's machine: read them through the window.
   const elsewhere = chatsAreElsewhere() || Boolean(process.env[TEST_STORE_ENV]);
   const storage: ChatStorage = elsewhere ? routedChatStorage(workspaceFsStorage()) : nodeChatStorage;
@@ -101,18 +148,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     storage,
   });
   context.subscriptions.push({ dispose: () => sessions.dispose() });
+  return { sessions, storage, workspace, userDir, workspaceStorageDir, sources, store: built.store };
+}
 
-  const dialogs = new ChatMonitorTreeProvider(sessions);
-  context.subscriptions.push(
-    dialogs,
-    vscode.window.registerTreeDataProvider('copilotChatSecretary.dialogs', dialogs),
-    sessions.onDidChangeCaller(() => dialogs.refresh()),
-  );
-
-  // Discovery: our own tools under their VS Code names, the others from vscode.lm.tools.
+/**
+ * Registers every own tool as a VS Code language model tool, deferred ones too (VS Code offers a
+ * deferred one to the model only once `tool_load` set its context key, the `when` clause of its
+ * contribution), and sets up discovery: our own tools under their VS Code names, the others from
+ * `vscode.lm.tools`. Returns the core's listing as the build wrote it (registering does not load
+ * the module).
+ */
+function registerTools(
+  context: vscode.ExtensionContext,
+  core: WasmCore,
+  config: vscode.WorkspaceConfiguration,
+  sessions: DialogSessionsService,
+  log: vscode.LogOutputChannel,
+  sources: string[],
+): ToolListing[] {
   const legacyPrefixes = config.get<string[]>('legacyToolPrefixes', []).filter((p) => typeof p === 'string' && p);
   const semantic = config.get<boolean>('search.semantic', true);
-  // The core's listing as the build wrote it: registering the tools does not load the module.
   const tools: ToolListing[] = core.tools();
   // Our VS Code prefix as the core's listing spells it (no copy of the core's constant here).
   const ownPrefix = vscodePrefixOf(tools);
@@ -130,9 +185,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   });
   const catalog = new ToolCatalogSync(core, log, tools.map((t) => t.name), ownPrefix);
   context.subscriptions.push(core.onDidReset(() => catalog.invalidate()));
-
-  // Every own tool is registered, deferred ones too; VS Code offers a deferred one to the model
-  // only once tool_load set its context key (the `when` clause of its contribution).
   for (const listing of tools) {
     const scratch = context.globalStorageUri;
     const tool =
@@ -142,56 +194,38 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
     context.subscriptions.push(vscode.lm.registerTool(listing.vscodeName, tool));
     log.info(`language model tool registered: ${listing.vscodeName}`);
   }
+  return tools;
+}
 
-  registerCommands(context, sessions, core, log, [dialogs], storage);
-  context.subscriptions.push(...registerDialogCommands(sessions, log));
-  // `@secretary`: the core's prompts, rendered on the live sessions.
+/** `@secretary`: the core's prompts, rendered on the live sessions. Returns its handler for tests. */
+function registerChat(
+  context: vscode.ExtensionContext,
+  core: WasmCore,
+  sessions: DialogSessionsService,
+  log: vscode.LogOutputChannel,
+): SecretaryApi['chat'] {
   let promptListings: PromptListing[] | undefined;
   const prompts: PromptBackend = {
     render: (name, args, token) => sessions.renderPrompt(name, args, callContext(token, context.globalStorageUri, log)),
     listings: () => (promptListings ??= core.listing.prompts),
   };
   context.subscriptions.push(...registerChatParticipant(context, prompts));
-  const chat: SecretaryApi['chat'] = { handle: (request, stream, token) => handleChatRequest(prompts, request, stream, token) };
-  const mcpProvider = registerMcpServerProvider(context, { userDir, workspaceStorageDir }, log);
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(`${CONFIG}.includeExampleTools`)) {
-        void vscode.window
-          .showInformationMessage('Copilot Chat Secretary: reload the window to add or remove the example tools.', 'Reload')
-          .then((choice) => choice && vscode.commands.executeCommand('workbench.action.reloadWindow'));
-      }
-      if (event.affectsConfiguration(`${CONFIG}.scope`) || event.affectsConfiguration(`${CONFIG}.extraStorageRoots`)) {
-        void vscode.window
-          .showInformationMessage('Copilot Chat Secretary: reload the window to apply the new session scope.', 'Reload')
-          .then((choice) => choice && vscode.commands.executeCommand('workbench.action.reloadWindow'));
-      }
-    }),
-  );
+  log.info(`chat participant registered: @secretary (${core.listing.prompts.map((p) => `/${p.command}`).join(', ')})`);
+  return { handle: (request, stream, token) => handleChatRequest(prompts, request, stream, token) };
+}
 
-  // The core loads (compiled off the main thread) and the first scan runs in the background:
-  // activation only registers, and tools wait for the scan.
-  void sessions.start().then(
-    () => {
-      dialogs.refresh();
-    },
-    (err) => log.error(`initial session scan failed: ${String(err)}`),
-  );
-
-  const activationMs = performance.now() - started;
-  log.info(`Copilot Chat Secretary ${core.version} activated in ${activationMs.toFixed(1)} ms (workspace: ${workspace ?? 'all'})`);
-  return {
-    core,
-    sessions,
-    tools,
-    workspaceStorageDir,
-    windowStore: built.store ?? Promise.resolve(undefined),
-    activationMs,
-    timings: { loadedAt, activateStartedAt: started },
-    mcpProvider,
-    trees: { dialogs },
-    chat,
-  };
+/** Settings read once at activation: offer to reload the window when one changes. */
+function offerReload(event: vscode.ConfigurationChangeEvent): void {
+  const reload = (what: string) =>
+    void vscode.window
+      .showInformationMessage(`Copilot Chat Secretary: reload the window to ${what}.`, 'Reload')
+      .then((choice) => choice && vscode.commands.executeCommand('workbench.action.reloadWindow'));
+  if (event.affectsConfiguration(`${CONFIG}.includeExampleTools`)) {
+    reload('add or remove the example tools');
+  }
+  if (event.affectsConfiguration(`${CONFIG}.scope`) || event.affectsConfiguration(`${CONFIG}.extraStorageRoots`)) {
+    reload('apply the new session scope');
+  }
 }
 
 export function deactivate(): void {

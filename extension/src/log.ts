@@ -20,9 +20,7 @@ export function stderrLogger(level: LogLevel = 'warn'): Logger {
     if (LEVELS.indexOf(at) < threshold) {
       return;
     }
-    const text = message instanceof Error ? message.message : message;
-    const extra = args.length ? ' ' + args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ') : '';
-    process.stderr.write(`[${at}] ${text}${extra}\n`);
+    process.stderr.write(`[${at}] ${logText(message, args)}\n`);
   };
   return { trace: write('trace'), debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
@@ -33,4 +31,9 @@ export const silentLogger: Logger = stderrLogger('off');
 /** The message of something thrown, for a log line or an answer. */
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** A log call's words as one line: the message, then each argument, errors by their message. */
+export function logText(message: string | Error, args: readonly unknown[]): string {
+  return [message, ...args].map(errorMessage).join(' ');
 }

@@ -5,8 +5,13 @@
 
 use std::fmt;
 
-/// What kind of failure a tool answered. [`ErrorKind::as_str`] is the wire string.
+/// What kind of failure a tool answered. [`ErrorKind::as_str`] is the wire string. With the `ts`
+/// feature the hosts get the same strings as a TypeScript union (`core/generated/ErrorKind.ts`),
+/// so a host that matches a kind (`live_pending`, `internal`) names one the core can answer;
+/// `scripts/gen-ts-types` refuses to write it when a variant's TypeScript name differs from its
+/// wire string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum ErrorKind {
     // The call itself.
     InvalidArguments,

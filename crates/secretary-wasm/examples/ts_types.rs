@@ -4,6 +4,7 @@
 //!
 //! `cargo run -p secretary-wasm --features ts --example ts_types -- <folder>`
 
+use secretary_core::error_kind::ErrorKind;
 use secretary_core::prompts::PromptOutput;
 use secretary_core::session::{ApplyOutcome, DialogSummary, ReadPlan, StoredDialog};
 use secretary_wasm::listing::{ClientToolEntry, PromptListing, ToolListing};
@@ -16,8 +17,23 @@ fn main() {
     };
     // 64-bit integers (times, offsets) are JSON numbers: the values stay below 2^53.
     let config = Config::new().with_out_dir(&folder).with_large_int("number");
+    // The union must spell each kind as the wire does (`ErrorKind::as_str`), or a host matching
+    // `"live_pending"` would match a name the core never answers.
+    let union = ErrorKind::inline(&config);
+    let kinds: Vec<String> = ErrorKind::ALL
+        .iter()
+        .map(|kind| format!("\"{}\"", kind.as_str()))
+        .collect();
+    if union != kinds.join(" | ") {
+        eprintln!(
+            "ts_types: ErrorKind's TypeScript union ({union}) is not its wire strings ({})",
+            kinds.join(" | ")
+        );
+        std::process::exit(1);
+    }
     // Each call writes the type and every type it refers to.
     let results = [
+        ErrorKind::export_all(&config),
         ReadPlan::export_all(&config),
         ApplyOutcome::export_all(&config),
         StoredDialog::export_all(&config),

@@ -235,9 +235,9 @@ impl Secretary {
     }
 
     /// Renders a prompt (the chat participant's `/first`, MCP's `recall_first_request`...): the
-    /// prompt's MCP name or slash command, and `args_json` either an object of named arguments
-    /// (MCP) or a JSON string of the words typed after the command (chat). Calls the tools' logic
-    /// directly, not `invoke`. Always returns `{"markdown", "followups", "text"?, "error"?}`.
+    /// prompt's MCP name or slash command, and `args_json` as `prompts::args_from_json` reads it.
+    /// Calls the tools' logic directly, not `invoke`. Always returns `{"markdown", "followups",
+    /// "text"?, "error"?}`.
     pub fn prompt(
         &self,
         name: &str,
@@ -248,40 +248,11 @@ impl Secretary {
         live_error: Option<String>,
     ) -> String {
         use secretary_core::prompts::{self, PromptOutput};
-        let call = match CallerInput::read(caller_json, live, live_error) {
-            Ok(call) => call,
-            Err(error) => {
-                return serde_json::to_string(&PromptOutput::failure(error))
-                    .unwrap_or_else(|_| "{}".into())
+        let output = match CallerInput::read(caller_json, live, live_error) {
+            Ok(call) => {
+                prompts::answer(name, args_json, &self.context(workspace.as_deref(), &call))
             }
-        };
-        let output = match prompts::find(name) {
-            None => PromptOutput::failure(format!("Prompt not found: {name}")),
-            Some(spec) => {
-                let args = match serde_json::from_str::<serde_json::Value>(
-                    if args_json.trim().is_empty() {
-                        "{}"
-                    } else {
-                        args_json
-                    },
-                ) {
-                    Ok(serde_json::Value::String(words)) => {
-                        Ok(prompts::args_from_words(spec, &words))
-                    }
-                    Ok(serde_json::Value::Object(map)) => Ok(map),
-                    Ok(serde_json::Value::Null) => Ok(Default::default()),
-                    Ok(_) => {
-                        Err("Arguments must be named (an object) or words (a string)".to_string())
-                    }
-                    Err(err) => Err(format!("Arguments are not JSON ({err})")),
-                };
-                match args {
-                    Ok(args) => {
-                        prompts::render(spec, &args, &self.context(workspace.as_deref(), &call))
-                    }
-                    Err(error) => PromptOutput::failure(error),
-                }
-            }
+            Err(error) => PromptOutput::failure(error),
         };
         serde_json::to_string(&output).unwrap_or_else(|_| "{}".into())
     }
@@ -435,30 +406,34 @@ pub fn tool_prefix(prefix: Option<String>) -> String {
     registry::mcp_prefix(prefix.as_deref())
 }
 
-/// The name an MCP host gives a tool: [`tool_prefix`] followed by the plain name.
-#[wasm_bindgen(js_name = toolName)]
-pub fn tool_name(prefix: Option<String>, plain: &str) -> String {
-    registry::host_name(prefix.as_deref(), plain)
-}
-
-/// The plain name of the tool an MCP host calls `name` (the reverse of `toolName`), or
-/// `undefined`.
-#[wasm_bindgen(js_name = toolPlainName)]
-pub fn tool_plain_name(prefix: Option<String>, name: &str) -> Option<String> {
-    registry::plain_name(prefix.as_deref(), name).map(str::to_string)
-}
-
 fn parse_sources(names: &[String]) -> Result<Vec<session::DialogSource>, JsError> {
     names
         .iter()
         .map(|name| {
             session::DialogSource::parse(name.trim()).ok_or_else(|| {
+                let known: Vec<&str> = session::DialogSource::ALL
+                    .iter()
+                    .map(|source| source.as_str())
+                    .collect();
                 JsError::new(&format!(
-                    "unknown source `{name}`; known: vscode, copilot-cli, claude-code, codex"
+                    "unknown source `{name}`; known: {}",
+                    known.join(", ")
                 ))
             })
         })
         .collect()
+}
+
+/// Every agent the core reads the dialogs of, by its wire name (`vscode`, `copilot-cli`...), as a
+/// JSON array: the build writes it into `listing.json`, so the hosts check `--source` against the
+/// core's own list without loading the module.
+#[wasm_bindgen(js_name = dialogSources)]
+pub fn dialog_sources() -> String {
+    let names: Vec<&str> = session::DialogSource::ALL
+        .iter()
+        .map(|source| source.as_str())
+        .collect();
+    serde_json::to_string(&names).unwrap_or_else(|_| "[]".into())
 }
 
 /// Parses one session file as the given source's format (`show --source`).
@@ -467,12 +442,6 @@ pub fn parse_session_as(source: &str, file_name: &str, bytes: &[u8]) -> Result<S
     let source = parse_sources(&[source.to_string()])?[0];
     let dialog = session::parse_as(source, file_name, bytes).map_err(into_error)?;
     serde_json::to_string(&dialog).map_err(into_error)
-}
-
-/// The `cwd:` a Copilot CLI `workspace.yaml` names.
-#[wasm_bindgen(js_name = copilotWorkspaceCwd)]
-pub fn copilot_workspace_cwd(yaml: &str) -> Option<String> {
-    session::workspace_yaml_cwd(yaml)
 }
 
 /// Parses one session file without keeping it (the CLI's `show`).
@@ -523,19 +492,6 @@ pub fn hook_answer(
 #[wasm_bindgen(js_name = hookMaxInputBytes)]
 pub fn hook_max_input_bytes() -> f64 {
     recall::MAX_INPUT_BYTES as f64
-}
-
-/// The prefix of every tool the extension contributes to VS Code (`chat_secretary_`): the core's
-/// one spelling, which the extension uses for its catalog instead of a copy.
-#[wasm_bindgen(js_name = vscodePrefix)]
-pub fn vscode_prefix() -> String {
-    VSCODE_PREFIX.to_string()
-}
-
-/// The `contributes.languageModelTools` array for `package.json`, as JSON text.
-#[wasm_bindgen(js_name = languageModelTools)]
-pub fn language_model_tools() -> String {
-    registry::language_model_tools().to_string()
 }
 
 /// The answer to the Copilot language server's `conversation/invokeClientTool` for a tool's JSON

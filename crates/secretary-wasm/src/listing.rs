@@ -35,7 +35,18 @@ pub struct ToolListing {
     pub example: bool,
     /// The literal a destructive tool requires, and why (`null` for other tools).
     pub consent: Option<ConsentListing>,
+    /// What the host asks the user before a destructive tool runs (`null` for other tools).
+    pub confirmation: Option<ConfirmationListing>,
     pub invocation_message: String,
+}
+
+/// The core's confirmation text for a destructive tool (VS Code's `confirmationMessages`).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ConfirmationListing {
+    pub title: String,
+    pub message: String,
 }
 
 /// What a destructive tool needs before it runs: `field` set to exactly `value`.
@@ -148,6 +159,21 @@ mod tests {
         assert!(tools
             .iter()
             .any(|t| t.consent.as_ref().is_some_and(|c| c.when.is_none())));
+        // Exactly the destructive tools carry a confirmation, and it names the literal.
+        for tool in &tools {
+            assert_eq!(
+                tool.confirmation.is_some(),
+                tool.destructive,
+                "{}",
+                tool.name
+            );
+            if let (Some(asked), Some(consent)) = (&tool.confirmation, &tool.consent) {
+                assert!(asked.message.contains(&consent.why), "{}", tool.name);
+                assert!(asked
+                    .message
+                    .contains(&format!("{}: \"{}\"", consent.field, consent.value)));
+            }
+        }
     }
 
     #[test]

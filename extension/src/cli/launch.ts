@@ -123,6 +123,7 @@ load()
       process.exitCode = code;
     },
     (err: unknown) => {
+      // Not log.ts's `errorMessage`: the launcher imports nothing of the bundle it caches.
       process.stderr.write(`secretary: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 1;
     },

@@ -8,7 +8,7 @@ import { READ_CAPS, readBounded } from '../host/boundedRead';
 import { bundledDocsDir } from '../host/roots';
 import { standaloneHost } from '../host/standalone';
 import { stderrLogger, type Logger } from '../log';
-import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 import { isCursorConversation, readCursorConversation } from '../sessions/cursor';
 import { openSessions, semanticSearchFromEnv } from '../sessions/standalone';
 import type { Dialog } from '../sessions/types';
@@ -17,6 +17,7 @@ import { formatDialog, formatToolResult } from './format';
 import { exitQuietlyWhenOutputCloses } from './output';
 import { errorMessage } from '../log';
 
+/** The help text; `SOURCES` stands for the core's sources (`listing.json`), never a copy here. */
 const USAGE = `secretary — Copilot Chat Secretary on the command line
 
 Usage:
@@ -50,8 +51,8 @@ Options:
   --storage <dir>     a VS Code user-data folder (or User/, workspaceStorage/<id>/, chatSessions/);
                       repeatable; default: every VS Code, Insiders, VSCodium, Server, code-server folder found,
                       plus the other agents' logs and Cursor's chats (docs/agents.md)
-  --source <name>     serve only these sources' dialogs: vscode, copilot-cli, claude-code, codex,
-                      gemini-cli, qwen-code, cline, roo-code, kilo-code, continue, opencode, aider, cursor
+  --source <name>     serve only these sources' dialogs:
+SOURCES
                       (repeatable or comma-separated); \`show --source\`: read the file as that format
   --current-from <s>  the agent whose own latest session of the folder is the current dialog
                       (\`mcp\` detects it from the client; see docs/agents.md)
@@ -74,6 +75,69 @@ Environment:
 /** Exit codes: 0 success, 1 the tool or command failed, 2 bad usage. */
 class UsageError extends Error {}
 
+/** The options every command reads (`parseArgs` checks them). */
+const OPTIONS = {
+  storage: { type: 'string', multiple: true },
+  server: { type: 'string' },
+  prompt: { type: 'string', multiple: true },
+  model: { type: 'string' },
+  mode: { type: 'string' },
+  'state-dir': { type: 'string' },
+  catalog: { type: 'string' },
+  lexical: { type: 'boolean' },
+  stdin: { type: 'boolean' },
+  workspace: { type: 'string' },
+  source: { type: 'string', multiple: true },
+  'current-from': { type: 'string' },
+  session: { type: 'string' },
+  limit: { type: 'string' },
+  query: { type: 'string' },
+  all: { type: 'boolean' },
+  json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+function parseCommandLine(argv: string[]) {
+  return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+}
+
+/** What a command gets: the core (host and settings set), the options, the words after it. */
+interface Invocation {
+  core: WasmCore;
+  log: Logger;
+  values: ReturnType<typeof parseCommandLine>['values'];
+  rest: string[];
+  json: boolean;
+}
+
+/** Every command but `hook`/`hooks` (which parse their own options), by name. */
+const COMMANDS: Record<string, (run: Invocation) => number | Promise<number>> = {
+  show: ({ core, rest, json, values }) => show(core, rest, json, values.source?.[0]),
+  sessions: ({ core, log, values, json }) => sessions(core, log, values, json),
+  tools: ({ core, json }) => listTools(core, json),
+  first: ({ core, log, values, json }) => callTool(core, log, values, 'get_first_request', withSession({}, values.session), json),
+  request: ({ core, log, values, rest, json }) => callTool(core, log, values, 'get_request', requestArgs(rest[0], values.session), json),
+  dialogs: ({ core, log, values, json }) =>
+    callTool(core, log, values, 'list_dialogs', { ...limitArg(values.limit), ...(values.query ? { query: values.query } : {}) }, json),
+  search: ({ core, log, values, rest, json }) =>
+    callTool(core, log, values, 'search_requests', withSession({ query: rest.join(' '), ...limitArg(values.limit) }, values.session), json),
+  'find-tools': ({ core, values, rest, json }) =>
+    findTools(core, rest.join(' '), values.catalog, values.limit, json, Boolean(values.stdin), !values.lexical),
+  mcp: async ({ core, log, values }) => {
+    // Validated and compiled on V8's worker threads while the server starts; instantiated
+    // after the first `tools/list` (see runMcpServer).
+    core.precompile();
+    (await import('../mcp/zodConfig')).interpretSchemas();
+    return (await import('../mcp/stdio')).runMcpServer(core, log, values);
+  },
+  // A long-running client: say what it does on stderr unless asked for more (--verbose).
+  'copilot-ls': async ({ core, values }) =>
+    (await import('../copilotLs/run')).runCopilotLs(core, stderrLogger(values.verbose ? 'debug' : 'info'), values),
+  call: ({ core, log, values, rest }) => callAny(core, log, values, rest),
+};
+
 export async function main(argv: string[]): Promise<number> {
   // The recall hooks parse their own options (cli/hook.ts, cli/hooksInstall.ts).
   if (argv[0] === 'hook') {
@@ -84,51 +148,50 @@ export async function main(argv: string[]): Promise<number> {
   }
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        storage: { type: 'string', multiple: true },
-        server: { type: 'string' },
-        prompt: { type: 'string', multiple: true },
-        model: { type: 'string' },
-        mode: { type: 'string' },
-        'state-dir': { type: 'string' },
-        catalog: { type: 'string' },
-        lexical: { type: 'boolean' },
-        stdin: { type: 'boolean' },
-        workspace: { type: 'string' },
-        source: { type: 'string', multiple: true },
-        'current-from': { type: 'string' },
-        session: { type: 'string' },
-        limit: { type: 'string' },
-        query: { type: 'string' },
-        all: { type: 'boolean' },
-        json: { type: 'boolean' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
+    parsed = parseCommandLine(argv);
   } catch (err) {
     return usage(errorMessage(err));
   }
   const { values, positionals } = parsed;
   const log = stderrLogger(values.verbose ? 'debug' : 'error');
+  // Help and version read the core's listing only: no module, no settings file, no state folder.
+  const core = new WasmCore(path.join(__dirname, 'wasm'), log);
   if (values.help || (positionals.length === 0 && !values.version)) {
-    process.stdout.write(USAGE);
+    process.stdout.write(usageText(core.listing.sources));
     return values.help ? 0 : 2;
   }
-  const core = new WasmCore(path.join(__dirname, 'wasm'), log);
-  const semantic = semanticSearchFromEnv();
-  core.configure((handle) => handle.setSemanticSearch(semantic));
   if (values.version) {
     process.stdout.write(`${core.version}\n`);
     return 0;
   }
-  // Flags, content, library docs (also for `mcp`): the core's I/O bridge over the workspace folder,
-  // the state folder (--state-dir, else SECRETARY_STATE_DIR, else the platform's state folder), the
-  // cargo registry sources and the library docs shipped beside dist/.
+  setUpCore(core, values, log);
+  const [command, ...rest] = positionals;
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run) {
+    return usage(`unknown command: ${command}`);
+  }
+  if (command !== 'mcp') {
+    // `mcp` ends on its own when its client goes (it answers the calls already read first).
+    exitQuietlyWhenOutputCloses();
+  }
+  try {
+    return await run({ core, log, values, rest, json: Boolean(values.json) });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      return usage(err.message);
+    }
+    process.stderr.write(`secretary: ${errorMessage(err)}\n`);
+    return 1;
+  }
+}
+
+/** The core's settings and its I/O bridge. Flags, content, library docs (also for `mcp`): the
+ * bridge is over the workspace folder, the state folder (--state-dir, else SECRETARY_STATE_DIR,
+ * else the platform's state folder), the cargo registry sources and the library docs shipped beside
+ * dist/. */
+function setUpCore(core: WasmCore, values: Invocation['values'], log: Logger): void {
+  const semantic = semanticSearchFromEnv();
+  core.configure((handle) => handle.setSemanticSearch(semantic));
   core.setHost(
     standaloneHost({
       workspaceFolder: path.resolve(values.workspace ?? process.cwd()),
@@ -138,100 +201,51 @@ export async function main(argv: string[]): Promise<number> {
     }),
   );
   core.setIncludeExamples(/^(1|true|yes)$/i.test(process.env.MCP_INCLUDE_EXAMPLE_TOOLS ?? ''));
-  const [command, ...rest] = positionals;
-  if (command !== 'mcp') {
-    // `mcp` ends on its own when its client goes (it answers the calls already read first).
-    exitQuietlyWhenOutputCloses();
-  }
-  const json = Boolean(values.json);
-  try {
-    switch (command) {
-      case 'show':
-        return show(core, rest, json, values.source?.[0]);
-      case 'sessions':
-        return await sessions(core, log, values, json);
-      case 'tools': {
-        const tools = core.tools();
-        if (json) {
-          print(JSON.stringify(tools, null, 2));
-        } else {
-          for (const tool of tools) {
-            print(`${tool.name.padEnd(22)} ${tool.summary}${tool.deferred ? ' (deferred)' : ''}`);
-          }
-        }
-        return 0;
-      }
-      case 'first':
-        return await callTool(core, log, values, 'get_first_request', withSession({}, values.session), json);
-      case 'request': {
-        const index = rest[0];
-        if (index === undefined) {
-          throw new UsageError('request needs a request number, e.g. `secretary request 2`');
-        }
-        const number = Number(index);
-        return await callTool(
-          core,
-          log,
-          values,
-          'get_request',
-          // A person reads the whole request (agents get it in parts, `maxChars`).
-          withSession({ index: Number.isFinite(number) ? number : index, maxChars: Number.MAX_SAFE_INTEGER }, values.session),
-          json,
-        );
-      }
-      case 'dialogs':
-        return await callTool(core, log, values, 'list_dialogs', { ...limitArg(values.limit), ...(values.query ? { query: values.query } : {}) }, json);
-      case 'search': {
-        const query = rest.join(' ');
-        return await callTool(core, log, values, 'search_requests', withSession({ query, ...limitArg(values.limit) }, values.session), json);
-      }
-      case 'find-tools':
-        return await findTools(core, rest.join(' '), values.catalog, values.limit, json, Boolean(values.stdin), !values.lexical);
-      case 'mcp': {
-        // Validated and compiled on V8's worker threads while the server starts; instantiated
-        // after the first `tools/list` (see runMcpServer).
-        core.precompile();
-        (await import('../mcp/zodConfig')).interpretSchemas();
-        const { runMcpServer } = await import('../mcp/stdio');
-        return await runMcpServer(core, log, values);
-      }
-      case 'copilot-ls': {
-        const { runCopilotLs } = await import('../copilotLs/run');
-        // A long-running client: say what it does on stderr unless asked for more (--verbose).
-        return await runCopilotLs(core, stderrLogger(values.verbose ? 'debug' : 'info'), values);
-      }
-      case 'call': {
-        const [name, argsText] = rest;
-        if (!name) {
-          throw new UsageError('call needs a tool name, e.g. `secretary call get_request \'{"index": 1}\'`');
-        }
-        let args: unknown = {};
-        if (argsText !== undefined) {
-          try {
-            args = JSON.parse(argsText);
-          } catch (err) {
-            throw new UsageError(`the arguments are not JSON: ${errorMessage(err)}`);
-          }
-        }
-        // A one-shot call has no earlier turn to load a deferred tool in (memory): load it here.
-        const listing = core.tools();
-        const deferred = listing.find((tool) => tool.deferred && (tool.name === name || tool.vscodeName === name));
-        if (deferred) {
-          core.invoke('tool_load', { names: [deferred.name] }, undefined);
-        }
-        // Any tool works whether or not the workspace has chat sessions.
-        return await callTool(core, log, values, name, args, true, false);
-      }
-      default:
-        return usage(`unknown command: ${command}`);
+}
+
+function listTools(core: WasmCore, json: boolean): number {
+  const tools = core.tools();
+  if (json) {
+    print(JSON.stringify(tools, null, 2));
+  } else {
+    for (const tool of tools) {
+      print(`${tool.name.padEnd(22)} ${tool.summary}${tool.deferred ? ' (deferred)' : ''}`);
     }
-  } catch (err) {
-    if (err instanceof UsageError) {
-      return usage(err.message);
-    }
-    process.stderr.write(`secretary: ${errorMessage(err)}\n`);
-    return 1;
   }
+  return 0;
+}
+
+/** `request <n>`: a number when it reads as one (the core words the error for anything else). */
+function requestArgs(index: string | undefined, session: string | undefined): Record<string, unknown> {
+  if (index === undefined) {
+    throw new UsageError('request needs a request number, e.g. `secretary request 2`');
+  }
+  const number = Number(index);
+  // A person reads the whole request (agents get it in parts, `maxChars`).
+  return withSession({ index: Number.isFinite(number) ? number : index, maxChars: Number.MAX_SAFE_INTEGER }, session);
+}
+
+/** `call <tool> [<json arguments>]`: any tool, as an agent would call it. */
+async function callAny(core: WasmCore, log: Logger, options: CommonOptions, rest: string[]): Promise<number> {
+  const [name, argsText] = rest;
+  if (!name) {
+    throw new UsageError('call needs a tool name, e.g. `secretary call get_request \'{"index": 1}\'`');
+  }
+  let args: unknown = {};
+  if (argsText !== undefined) {
+    try {
+      args = JSON.parse(argsText);
+    } catch (err) {
+      throw new UsageError(`the arguments are not JSON: ${errorMessage(err)}`);
+    }
+  }
+  // A one-shot call has no earlier turn to load a deferred tool in (memory): load it here.
+  const deferred = core.tools().find((tool) => tool.deferred && (tool.name === name || tool.vscodeName === name));
+  if (deferred) {
+    core.invoke('tool_load', { names: [deferred.name] }, undefined);
+  }
+  // Any tool works whether or not the workspace has chat sessions.
+  return callTool(core, log, options, name, args, true, false);
 }
 
 interface CommonOptions {
@@ -387,6 +401,23 @@ function limitArg(limit: string | undefined): { limit?: number } {
     throw new UsageError(`--limit takes a whole number, got ${limit}`);
   }
   return { limit: value };
+}
+
+/** The help text with the core's sources, wrapped under the option they belong to. */
+function usageText(sources: readonly string[]): string {
+  const lines: string[] = [];
+  for (const source of sources) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + source.length + 2 <= 78) {
+      lines[last] += `, ${source}`;
+    } else {
+      if (last >= 0) {
+        lines[last] += ',';
+      }
+      lines.push(source);
+    }
+  }
+  return USAGE.replace('SOURCES', lines.map((line) => `${' '.repeat(22)}${line}`).join('\n'));
 }
 
 function usage(message: string): number {

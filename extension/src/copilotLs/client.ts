@@ -4,10 +4,14 @@ import { pathToFileURL } from 'url';
 
 import { createMessageConnection, ProgressType, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
-import type { Logger } from '../log';
-import { errorMessage } from '../mcp/results';
+import { errorMessage, type Logger } from '../log';
 import type { ClientTool, ClientTools, InvokeClientToolParams } from './tools';
 import { TurnProgress, type TurnOutcome, type TurnSink } from './turn';
+
+/** How long `dispose` waits for the server to answer `shutdown`. */
+const SHUTDOWN_ANSWER_MS = 2_000;
+/** How long `dispose` lets the server exit on its own before it is ended. */
+const EXIT_GRACE_MS = 3_000;
 
 /**
  * The methods of `@github/copilot-language-server` this client uses (checked against 1.539.0:
@@ -281,7 +285,8 @@ export class CopilotLsClient {
     return this.exitCode ?? Promise.resolve(0);
   }
 
-  /** Asks the server to shut down (`shutdown`, `exit`), and ends it if it has not within 3 s. */
+  /** Asks the server to shut down (`shutdown`, waited for `SHUTDOWN_ANSWER_MS`; then `exit`), and
+   * ends it if it has not exited within `EXIT_GRACE_MS`. */
   async dispose(): Promise<void> {
     const child = this.child;
     const connection = this.connection;
@@ -291,12 +296,12 @@ export class CopilotLsClient {
     }
     const exited = this.whenExited();
     try {
-      await Promise.race([connection?.sendRequest(METHODS.shutdown), delay(2_000)]);
+      await Promise.race([connection?.sendRequest(METHODS.shutdown), delay(SHUTDOWN_ANSWER_MS)]);
       await connection?.sendNotification(METHODS.exit);
     } catch {
       // the server may already be gone
     }
-    const timer = setTimeout(() => child.kill(), 3_000);
+    const timer = setTimeout(() => child.kill(), EXIT_GRACE_MS);
     await exited;
     clearTimeout(timer);
     connection?.dispose();

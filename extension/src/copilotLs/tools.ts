@@ -1,12 +1,12 @@
 import type { ClientTool } from '../core/generated/ClientTool';
 import type { ClientToolEntry } from '../core/generated/ClientToolEntry';
 import type { WasmCore } from '../core/wasm';
-import type { Logger } from '../log';
+import { errorMessage, type Logger } from '../log';
 import { coreBackend } from '../mcp/backend';
 import { ToolRegistry } from '../mcp/registry';
-import { errorMessage, failureText } from '../mcp/results';
+import { failureText } from '../mcp/results';
 import { registerLoaded, reloadAfterReset, type ToolBackend } from '../mcp/server';
-import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 
 /** One tool as `conversation/registerTools` takes it, and the core's registration entry (the tool
  * to send, the core's name for it, whether it waits for `tool_load`): generated from the Rust types. */

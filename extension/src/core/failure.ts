@@ -4,6 +4,10 @@
  * failure says `"success": false` (its `error`) or `"isError": true` (its `message`: a host's answer
  * when something broke), or is not a JSON object at all (the core always answers one). The VS Code
  * tools' log and the MCP results both ask this function; `undefined` is a success.
+ *
+ * A copy of the core's rule on purpose: it also judges the hosts' own answers when the core failed
+ * (a trap, a module that does not load), so it must not need the module. A unit test
+ * (toolLogging.test.ts) holds it to the core's `copilotLsResult` status on every kind of text.
  */
 export function failureOf(text: string): string | undefined {
   let parsed: unknown;

@@ -6,15 +6,21 @@ import type { HostBridge } from '../host/bridge';
 import { HttpExchange, MAX_HTTP_REPLAYS, withHttp, type HttpOutcome, type HttpRequest } from '../host/http';
 import type { Logger } from '../log';
 import type { ApplyOutcome } from './generated/ApplyOutcome';
+import type { DialogSource } from './generated/DialogSource';
+import type { ErrorKind } from './generated/ErrorKind';
 import type { ReadPlan } from './generated/ReadPlan';
 import type { PromptListing } from './generated/PromptListing';
 import type { ToolListing } from './generated/ToolListing';
 import { errorMessage } from '../log';
 
-// The JSON the facade returns is typed by the declarations scripts/gen-ts-types generates from the
-// Rust types (./generated): `tools()` is `ToolListing[]`, `prompts()` `PromptListing[]`, `prompt()`
-// a `PromptAnswer`, `dialogs()` `StoredDialog[]`, `dialog()`/`currentDialog()`/`findDialog()` a
-// `StoredDialog` or `null`.
+// The boundary. `SecretaryHandle`, `ToolIndexHandle` and `WasmExports` restate the module's exports
+// with the JSON they return named: the text is typed by the declarations scripts/gen-ts-types
+// generates from the Rust types (./generated): `tools()` is `ToolListing[]`, `prompts()`
+// `PromptListing[]`, `prompt()` a `PromptAnswer`, `dialogs()` `StoredDialog[]`,
+// `dialog()`/`currentDialog()`/`findDialog()` a `StoredDialog` or `null`. wasm-pack's own
+// declarations (`build/wasm/secretary_wasm.d.ts`) only say `string` and `any`, so they are not
+// imported but checked: `scripts/check-wasm-boundary` (run by scripts/test after the build) fails
+// when an export is missing here, named here but gone, or takes other arguments.
 
 /** The wasm-bindgen `Secretary` object (crates/secretary-wasm). */
 export interface SecretaryHandle {
@@ -72,7 +78,6 @@ export interface SecretaryHandle {
   free(): void;
 }
 
-/** The wasm-bindgen module's exports. */
 /** A standalone tool index (`secretary find-tools`). */
 export interface ToolIndexHandle {
   search(query: string, limit: number): string;
@@ -80,6 +85,7 @@ export interface ToolIndexHandle {
   free(): void;
 }
 
+/** The wasm-bindgen module's exports. */
 export interface WasmExports {
   Secretary: new () => SecretaryHandle;
   ToolIndex: new (catalogJson: string, semantic?: boolean) => ToolIndexHandle;
@@ -88,17 +94,12 @@ export interface WasmExports {
   responseDetails(fileName: string, bytes: Uint8Array, index: number): string;
   /** The largest session file the core reads (bytes). */
   maxSessionBytes(): number;
-  languageModelTools(): string;
   /** A tool's JSON text as the answer to `conversation/invokeClientTool`: `[{content, status}, null]`. */
   copilotLsResult(text: string): string;
-  /** The prefix of the tools the extension contributes to VS Code (`chat_secretary_`). */
-  vscodePrefix(): string;
   /** What an MCP host puts before plain names (`MCP_TOOL_PREFIX` semantics; `undefined`: `secretary_`). */
   toolPrefix(prefix: string | undefined): string;
-  /** The MCP name of a tool (`MCP_TOOL_PREFIX` semantics; `undefined` prefix: `secretary`). */
-  toolName(prefix: string | undefined, plain: string): string;
-  /** The plain name of the tool an MCP host calls `name`, or `undefined`. */
-  toolPlainName(prefix: string | undefined, name: string): string | undefined;
+  /** Every agent the core reads, by wire name: a JSON array of `DialogSource` (`listing.json` holds it). */
+  dialogSources(): string;
   version(): string;
   debugTrap(): void;
   /** A hook's stdin, checked by the core (`secretary hook`): JSON text of {@link HookInput}; throws on
@@ -119,13 +120,16 @@ export interface HookInput {
   wantsRecall: boolean;
 }
 
+/** The kind with which the core asks for the calling chat's live copy. */
+const LIVE_PENDING: ErrorKind = 'live_pending';
+
 /** Whether a tool's answer is the core asking for the calling chat's live copy. */
 export function asksForLive(text: string): boolean {
-  if (!text.includes('live_pending')) {
+  if (!text.includes(LIVE_PENDING)) {
     return false;
   }
   try {
-    return (JSON.parse(text) as { error_type?: unknown }).error_type === 'live_pending';
+    return (JSON.parse(text) as { error_type?: unknown }).error_type === LIVE_PENDING;
   } catch {
     return false;
   }
@@ -171,6 +175,8 @@ export interface StaticListing {
   /** Every tool, the example tools included (`example: true`). */
   tools: ToolListing[];
   prompts: PromptListing[];
+  /** Every agent the core reads dialogs of (`dialogSources()`): what `--source` may name. */
+  sources: DialogSource[];
 }
 
 /** The patched glue's own export (see `scripts/wasm-glue.mjs`). */

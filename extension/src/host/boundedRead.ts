@@ -91,10 +91,13 @@ function grewPast(name: string, maxBytes: number): BoundedReadError {
 /** The largest chunk of one read. */
 const CHUNK = 8 * 1024 * 1024;
 
+/** The smallest chunk once past what the `fstat` promised (a file that grows while it is read). */
+const MIN_CHUNK = 64 * 1024;
+
 /** The next read's size: what the `fstat` promised plus one byte (to see growth at once), at least
- * 64 KiB once past it, at most `CHUNK` and never more than one byte past the cap (`room`). */
+ * `MIN_CHUNK` once past it, at most `CHUNK` and never more than one byte past the cap (`room`). */
 function chunkSize(expected: number, total: number, room: number): number {
-  return Math.min(CHUNK, room, Math.max(expected + 1 - total, 64 * 1024));
+  return Math.min(CHUNK, room, Math.max(expected + 1 - total, MIN_CHUNK));
 }
 
 /**
@@ -108,38 +111,13 @@ export function readBounded(file: string, options: BoundedReadOptions): Buffer {
   const name = options.name ?? file;
   const fd = open(file, options);
   try {
-    const expected = check(fs.fstatSync(fd), options, name);
-    if (options.statSizeOnly) {
-      // One buffer of the promised size, filled in place: no chunks to join (a 100 MB session).
-      const buffer = Buffer.allocUnsafe(expected);
-      let filled = 0;
-      while (filled < expected) {
-        const read = fs.readSync(fd, buffer, filled, expected - filled, (options.offset ?? 0) + filled);
-        if (read === 0) {
-          break;
-        }
-        filled += read;
-      }
-      return buffer.subarray(0, filled);
+    const steps = reading(check(fs.fstatSync(fd), options, name), options, name);
+    let step = steps.next();
+    while (!step.done) {
+      const { buffer, offset, length, position } = step.value;
+      step = steps.next(fs.readSync(fd, buffer, offset, length, position));
     }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let position = options.offset ?? 0;
-    for (;;) {
-      const room = options.maxBytes + 1 - total;
-      const chunk = Buffer.allocUnsafe(chunkSize(expected, total, room));
-      const read = fs.readSync(fd, chunk, 0, chunk.length, position);
-      if (read === 0) {
-        break;
-      }
-      total += read;
-      position += read;
-      if (total > options.maxBytes) {
-        throw grewPast(name, options.maxBytes);
-      }
-      chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
-    }
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    return step.value;
   } finally {
     fs.closeSync(fd);
   }
@@ -155,40 +133,63 @@ export async function readBoundedAsync(file: string, options: BoundedReadOptions
     throw linkRefused(err, name) ?? err;
   }
   try {
-    const expected = check(await handle.stat(), options, name);
-    if (options.statSizeOnly) {
-      const buffer = Buffer.allocUnsafe(expected);
-      let filled = 0;
-      while (filled < expected) {
-        const { bytesRead } = await handle.read(buffer, filled, expected - filled, (options.offset ?? 0) + filled);
-        if (bytesRead === 0) {
-          break;
-        }
-        filled += bytesRead;
-      }
-      return buffer.subarray(0, filled);
+    const steps = reading(check(await handle.stat(), options, name), options, name);
+    let step = steps.next();
+    while (!step.done) {
+      const { buffer, offset, length, position } = step.value;
+      step = steps.next((await handle.read(buffer, offset, length, position)).bytesRead);
     }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let position = options.offset ?? 0;
-    for (;;) {
-      const room = options.maxBytes + 1 - total;
-      const chunk = Buffer.allocUnsafe(chunkSize(expected, total, room));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-      if (bytesRead === 0) {
-        break;
-      }
-      total += bytesRead;
-      position += bytesRead;
-      if (total > options.maxBytes) {
-        throw grewPast(name, options.maxBytes);
-      }
-      chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
-    }
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    return step.value;
   } finally {
     await handle.close();
   }
+}
+
+/** One read the loop asks for: into `buffer` at `offset`, `length` bytes from the file's `position`. */
+interface ReadStep {
+  buffer: Buffer;
+  offset: number;
+  length: number;
+  position: number;
+}
+
+/**
+ * The reading loop of both readers, which differ only in how a read is done: it yields each read it
+ * wants and is given the count of bytes read (0 at the end of the file). `expected` is the checked
+ * size from the stat. With `statSizeOnly`, one buffer of that size is filled in place (no chunks to
+ * join: a 100 MB session); otherwise chunks are read until the end, and a file that grows past
+ * `maxBytes` meanwhile is refused.
+ */
+function* reading(expected: number, options: BoundedReadOptions, name: string): Generator<ReadStep, Buffer, number> {
+  const start = options.offset ?? 0;
+  if (options.statSizeOnly) {
+    const buffer = Buffer.allocUnsafe(expected);
+    let filled = 0;
+    while (filled < expected) {
+      const read = yield { buffer, offset: filled, length: expected - filled, position: start + filled };
+      if (read === 0) {
+        break;
+      }
+      filled += read;
+    }
+    return buffer.subarray(0, filled);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const room = options.maxBytes + 1 - total;
+    const chunk = Buffer.allocUnsafe(chunkSize(expected, total, room));
+    const read = yield { buffer: chunk, offset: 0, length: chunk.length, position: start + total };
+    if (read === 0) {
+      break;
+    }
+    total += read;
+    if (total > options.maxBytes) {
+      throw grewPast(name, options.maxBytes);
+    }
+    chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }
 
 /** The caps of the files the hosts read (docs/security.md lists them). */

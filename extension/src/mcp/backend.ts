@@ -1,7 +1,7 @@
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 import { agentCallContext } from '../sessions/agentTurn';
-import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 import type { AgentCall } from './caller';
 import type { ToolBackend } from './server';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../log';
+import { logText, type Logger } from '../log';
 
 /** MCP's logging levels (RFC 5424 names) that this server uses. */
 export type McpLogLevel = 'debug' | 'info' | 'warning' | 'error';
@@ -56,10 +56,8 @@ export class McpLogger implements Logger {
     if (!sink) {
       return;
     }
-    const text = message instanceof Error ? message.message : message;
-    const extra = args.length ? ' ' + args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ') : '';
     try {
-      sink(level, text + extra);
+      sink(level, logText(message, args));
     } catch {
       // A log message must never break the call that logs it.
     }

@@ -1,4 +1,4 @@
-import type { ToolListing } from '../tools/CoreTool';
+import type { ToolListing } from '../tools/coreTool';
 import { mcpToolName } from './names';
 
 /** A tool as `tools/list` shows it (the MCP `Tool` shape). */

@@ -31,4 +31,3 @@ export function failureText(text: string): string {
   return failureOf(text) ?? text;
 }
 
-export { errorMessage };

@@ -10,12 +10,13 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
-import type { Logger } from '../log';
+import type { ErrorKind } from '../core/generated/ErrorKind';
+import { errorMessage, type Logger } from '../log';
 import type { PromptAnswer, PromptListing } from '../chat/participant';
-import type { ToolListing } from '../tools/CoreTool';
+import type { ToolListing } from '../tools/coreTool';
 import { McpLogger } from './logging';
 import { ToolRegistry, UnknownToolsError } from './registry';
-import { errorMessage, failureText, thrownResult, toolResult, type McpToolResult } from './results';
+import { failureText, thrownResult, toolResult, type McpToolResult } from './results';
 
 /** What the server needs from the core: its tools and a way to run them. */
 export interface ToolBackend {
@@ -172,6 +173,9 @@ async function callTool(
   return result;
 }
 
+/** The kind of a failure that is the Secretary's own fault. */
+const INTERNAL: ErrorKind = 'internal';
+
 /**
  * After a successful `tool_load` (an answer with `loaded`), registers the tools it names. The
  * core has already checked the names; if one is not a tool of this server after all, nothing is
@@ -201,7 +205,7 @@ export function registerLoaded(text: string, registry: ToolRegistry): string {
       return JSON.stringify({
         success: false,
         error: `The core loaded tools this MCP server does not have: ${err.names.join(', ')}. Nothing was registered.`,
-        error_type: 'internal',
+        error_type: INTERNAL,
       });
     }
     throw err;
@@ -280,7 +284,10 @@ function registerPrompts(
   });
 }
 
-/** A name from the wire as an error quotes it: at most 200 characters (a client may send megabytes). */
+/** The most of a name from the wire an error or a log line quotes (a client may send megabytes). */
+const QUOTED_NAME_CHARS = 200;
+
+/** A name from the wire as an error quotes it: at most `QUOTED_NAME_CHARS` characters. */
 function cutName(name: string): string {
-  return name.length > 200 ? `${name.slice(0, 200)}... (${name.length} characters)` : name;
+  return name.length > QUOTED_NAME_CHARS ? `${name.slice(0, QUOTED_NAME_CHARS)}... (${name.length} characters)` : name;
 }

@@ -3,14 +3,15 @@ import { format } from 'util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
 import type { WasmCore } from '../core/wasm';
-import { stderrLogger, type Logger } from '../log';
+import { errorMessage, stderrLogger, type Logger } from '../log';
 import { coreBackend } from './backend';
 import { JsonRpcGuard } from './guard';
 import { McpLogger } from './logging';
 import { prefixProblem, toolNamePrefix } from './names';
 import { createSecretaryServer } from './server';
-import { agentOfClient, parseSources } from '../sessions/agents';
+import { agentOfClient, parseSources, type DialogSource } from '../sessions/agents';
 import { agentCallOf } from './caller';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 import { folderKey } from '../sessions/discovery';
 import { openSessions, type McpScopeOptions } from '../sessions/standalone';
 
@@ -59,7 +60,7 @@ export async function runMcpServer(
     }
   };
   const scanTimer = setTimeout(startScan, SCAN_DELAY_MS);
-  const currentFrom = options['current-from'] ? parseSources([options['current-from']])[0] : undefined;
+  const currentFrom = options['current-from'] ? parseSources([options['current-from']], core.listing.sources)[0] : undefined;
   // Filled once the client said its name (`initialize`); calls come after that.
   let clientName: string | undefined;
   const callerOf = (meta: unknown) => agentCallOf(clientName, meta, process.env, currentFrom ?? agentOfClient(clientName));
@@ -76,25 +77,8 @@ export async function runMcpServer(
   const announced = server.oninitialized;
   server.oninitialized = () => {
     announced?.();
-    const client = server.getClientVersion()?.name;
-    clientName = client;
-    const caller = agentCallOf(client, undefined, process.env, currentFrom ?? agentOfClient(client));
-    if (caller) {
-      log.info(`client ${client ?? '(unnamed)'}: calls come from ${caller.caller.source} session ${caller.caller.sessionId} (${caller.caller.via})`);
-    }
-    // An agent's own folder, even before it wrote a log there: never "every workspace".
-    if ((caller || agentOfClient(client)) && options.workspace === undefined && !options.all && !options.storage?.length) {
-      sessions.pinWorkspace(folderKey(process.cwd()));
-      log.info(`workspace: ${folderKey(process.cwd())} (the agent's working folder)`);
-    }
-    if (options['current-from']) {
-      return;
-    }
-    const agent = agentOfClient(client);
-    if (agent) {
-      core.configure((h) => h.setCurrentSource(agent));
-      log.info(`client ${client ?? '(unnamed)'}: the current dialog is ${agent}'s own latest session`);
-    }
+    clientName = server.getClientVersion()?.name;
+    adoptClient(clientName, { core, sessions, log, options, currentFrom });
   };
   server.onerror = (err) => log.warn(`MCP transport: ${err.message}`);
 
@@ -109,7 +93,76 @@ export async function runMcpServer(
   await server.connect(new StdioServerTransport(guard, io.stdout as NodeJS.WriteStream));
   log.info(`MCP server ready: ${secretary.registry.active().length} tools, core ${core.version}`);
 
-  const onRejection = (reason: unknown) => log.error(`unexpected failure: ${reason instanceof Error ? reason.message : String(reason)}`);
+  return servedUntilClosed({
+    io,
+    guard,
+    log,
+    stop: () => clearTimeout(scanTimer),
+    whenIdle: () => secretary.whenIdle(),
+    close: async () => {
+      secretary.dispose();
+      sessions.dispose();
+      await server.close().catch(() => undefined);
+    },
+  });
+}
+
+/** What `adoptClient` configures, and the options it honours. */
+interface ClientContext {
+  core: WasmCore;
+  sessions: DialogSessionsService;
+  log: Logger;
+  options: McpScopeOptions;
+  /** `--current-from`, checked. */
+  currentFrom: DialogSource | undefined;
+}
+
+/**
+ * What the client's name tells once it said it (`initialize`): the calling agent and its session,
+ * the agent's working folder as the workspace (never "every workspace"), and that agent's own
+ * latest session as the current dialog, unless `--current-from` names another source.
+ */
+function adoptClient(client: string | undefined, server: ClientContext): void {
+  const { core, sessions, log, options, currentFrom } = server;
+  const caller = agentCallOf(client, undefined, process.env, currentFrom ?? agentOfClient(client));
+  if (caller) {
+    log.info(`client ${client ?? '(unnamed)'}: calls come from ${caller.caller.source} session ${caller.caller.sessionId} (${caller.caller.via})`);
+  }
+  // An agent's own folder, even before it wrote a log there: never "every workspace".
+  if ((caller || agentOfClient(client)) && options.workspace === undefined && !options.all && !options.storage?.length) {
+    sessions.pinWorkspace(folderKey(process.cwd()));
+    log.info(`workspace: ${folderKey(process.cwd())} (the agent's working folder)`);
+  }
+  if (options['current-from']) {
+    return;
+  }
+  const agent = agentOfClient(client);
+  if (agent) {
+    core.configure((h) => h.setCurrentSource(agent));
+    log.info(`client ${client ?? '(unnamed)'}: the current dialog is ${agent}'s own latest session`);
+  }
+}
+
+/** What the server's lifetime needs: its streams, and how to stop and close what it started. */
+interface Lifetime {
+  io: McpIo;
+  guard: JsonRpcGuard;
+  log: Logger;
+  /** Cancels what has not started yet (the delayed first scan). */
+  stop(): void;
+  /** Resolves once every call already read has answered. */
+  whenIdle(): Promise<unknown>;
+  /** Closes the server, the sessions and the transport. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves until the client closes stdin (the calls already read are answered first, for at most
+ * `DRAIN_TIMEOUT_MS`), stdout breaks, or a SIGINT/SIGTERM ends it at once. Resolves with the exit
+ * code.
+ */
+function servedUntilClosed({ io, guard, log, stop, whenIdle, close }: Lifetime): Promise<number> {
+  const onRejection = (reason: unknown) => log.error(`unexpected failure: ${errorMessage(reason)}`);
   const onException = (err: Error) => log.error(`unexpected failure: ${err.message}`);
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
@@ -122,21 +175,19 @@ export async function runMcpServer(
         return;
       }
       finished = true;
-      clearTimeout(scanTimer);
+      stop();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       if (drain) {
         // Requests read just before the end start their handlers in the next microtasks.
         await new Promise((done) => setImmediate(done));
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([secretary.whenIdle(), new Promise((done) => (timer = setTimeout(done, DRAIN_TIMEOUT_MS)))]);
+        await Promise.race([whenIdle(), new Promise((done) => (timer = setTimeout(done, DRAIN_TIMEOUT_MS)))]);
         clearTimeout(timer);
         // The SDK writes each answer a few microtasks after its handler returned.
         await new Promise((done) => setImmediate(done));
       }
-      secretary.dispose();
-      sessions.dispose();
-      await server.close().catch(() => undefined);
+      await close();
       process.off('unhandledRejection', onRejection);
       process.off('uncaughtException', onException);
       resolve(code);

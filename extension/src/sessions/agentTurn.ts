@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import type { AgentCall } from '../mcp/caller';
 import { agentRoots, type AgentRoots } from './agents';
 import { isDir } from './discovery';
-import type { DialogSessionsService } from './DialogSessionsService';
+import type { DialogSessionsService } from './dialogSessionsService';
 
 /** How long a call waits for the calling agent's log to record the turn running now. The agents
  * flush their logs about every 100 ms (Copilot CLI, Claude Code; Codex writes at once). */

@@ -9,21 +9,6 @@ import { openCodeDataDir, openCodeSessionFiles } from './opencode';
 
 /** The agents whose own session logs the Secretary reads, as the core names them. */
 export type { DialogSource };
-export const DIALOG_SOURCES: readonly DialogSource[] = [
-  'vscode',
-  'copilot-cli',
-  'claude-code',
-  'codex',
-  'gemini-cli',
-  'qwen-code',
-  'cline',
-  'roo-code',
-  'kilo-code',
-  'continue',
-  'opencode',
-  'aider',
-  'cursor',
-];
 
 /** The `globalStorage` folders (publisher.name, as VS Code spells them: lower case) of the VS Code
  * agent extensions that keep each task in `tasks/<taskId>/ui_messages.json`: Cline and its forks
@@ -299,13 +284,14 @@ export function agentOfClient(clientName: string | undefined, env: NodeJS.Proces
   return undefined;
 }
 
-/** `--source` values, checked: every name must be a known source. */
-export function parseSources(values: string[] | undefined): DialogSource[] {
+/** `--source` values (repeated or comma-separated), checked against `known`, the core's own list
+ * (`WasmCore.listing.sources`, written by the module at build time): every name must be one. */
+export function parseSources(values: string[] | undefined, known: readonly DialogSource[]): DialogSource[] {
   const out: DialogSource[] = [];
   for (const value of values ?? []) {
     for (const name of value.split(',').map((s) => s.trim()).filter(Boolean)) {
-      if (!DIALOG_SOURCES.includes(name as DialogSource)) {
-        throw new Error(`unknown source ${JSON.stringify(name)}; known: ${DIALOG_SOURCES.join(', ')}`);
+      if (!known.includes(name as DialogSource)) {
+        throw new Error(`unknown source ${JSON.stringify(name)}; known: ${known.join(', ')}`);
       }
       out.push(name as DialogSource);
     }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'url';
 import type { WasmCore } from '../core/wasm';
 import type { Logger } from '../log';
 import { canonicalKey, defaultUserDataDirs, EMPTY_WINDOW, folderKey, sessionsUnder, type FolderProblems, type SessionFile } from './discovery';
-import { DialogSessionsService } from './DialogSessionsService';
+import { DialogSessionsService } from './dialogSessionsService';
 import { agentRootList, agentRoots, agentSessionFiles, parseSources } from './agents';
 
 /** Where the command line and `secretary mcp` read sessions: `--storage`, `--workspace`, `--all`. */
@@ -18,8 +18,8 @@ export interface McpScopeOptions {
   /** A `--workspace` without sessions is an error (the one-shot CLI) rather than a warning (the
    * long-running MCP server, whose first dialog may come later). */
   strict?: boolean;
-  /** `--source`: serve only these sources' dialogs (`vscode`, `copilot-cli`, `claude-code`,
-   * `codex`; repeated or comma-separated). Default: every source. */
+  /** `--source`: serve only these sources' dialogs (the core's names: `vscode`, `copilot-cli`...,
+   * `listing.sources`; repeated or comma-separated). Default: every source. */
   source?: string[];
   /** `--current-from`: the agent whose own latest session of the folder is the current dialog
    * (default for `mcp`: detected from the client). */
@@ -52,8 +52,8 @@ export function openSessions(core: WasmCore, log: Logger, options: McpScopeOptio
     problems.clear();
     return [...roots.flatMap((root) => sessionsUnder(root, problems)), ...(agents ? agentSessionFiles(agents, problems) : [])];
   };
-  const sources = parseSources(options.source);
-  const currentFrom = options['current-from'] ? parseSources([options['current-from']])[0] : undefined;
+  const sources = parseSources(options.source, core.listing.sources);
+  const currentFrom = options['current-from'] ? parseSources([options['current-from']], core.listing.sources)[0] : undefined;
   core.configure((h) => {
     h.setSources(sources);
     h.setCurrentSource(currentFrom);

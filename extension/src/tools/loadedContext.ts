@@ -1,5 +1,5 @@
 // What `tool_load` means for VS Code's context keys, without `vscode` (unit-tested in Node).
-import type { ToolListing } from './CoreTool';
+import type { ToolListing } from './coreTool';
 
 /** `vscodeName → loadedContextKey` of the deferred tools in a listing. */
 export function contextKeysOf(tools: readonly Pick<ToolListing, 'vscodeName' | 'loadedContextKey'>[]): Map<string, string> {

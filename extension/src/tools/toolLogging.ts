@@ -1,4 +1,5 @@
 import type { ConsentListing } from '../core/generated/ConsentListing';
+import type { ToolListing } from '../core/generated/ToolListing';
 import { failureOf } from '../core/failure';
 import type { Logger } from '../log';
 import { errorMessage } from '../log';
@@ -50,31 +51,23 @@ export type { ConsentListing };
 
 /**
  * The confirmation VS Code shows before a destructive tool runs (`confirmationMessages` of
- * `prepareInvocation`): what it does, why it needs the user's explicit instruction, and the literal
- * the agent had to pass. `undefined` for other tools. With a per-command consent (`consent.when`,
- * memory's `delete`) and the call's `input`, only a call that would destroy asks: that command with
- * the literal (without it, the core refuses the call anyway and there is nothing to confirm).
+ * `prepareInvocation`): the core's text from the listing (`confirmation`: what the tool does, why it
+ * needs the user's explicit instruction, the literal the agent had to pass). `undefined` for other
+ * tools. With a per-command consent (`consent.when`, memory's `delete`) and the call's `input`, only
+ * a call that would destroy asks: that command with the literal (without it, the core refuses the
+ * call anyway and there is nothing to confirm).
  */
 export function confirmationFor(
-  tool: {
-    displayName: string;
-    summary: string;
-    destructive: boolean;
-    consent?: ConsentListing | null;
-  },
+  tool: Pick<ToolListing, 'confirmation' | 'consent'>,
   input?: Record<string, unknown>,
 ): { title: string; message: string } | undefined {
-  if (!tool.destructive) {
+  const { confirmation, consent } = tool;
+  if (!confirmation) {
     return undefined;
   }
-  const when = tool.consent?.when;
-  if (when && input && (input[when.field] !== when.value || input[tool.consent!.field] !== tool.consent!.value)) {
+  const when = consent?.when;
+  if (when && input && (input[when.field] !== when.value || input[consent.field] !== consent.value)) {
     return undefined;
   }
-  const why = tool.consent?.why ?? 'It changes or deletes data and cannot be undone.';
-  const literal = tool.consent ? `\n\nThe agent confirmed with \`${tool.consent.field}: "${tool.consent.value}"\`.` : '';
-  return {
-    title: `${tool.displayName}: requires your explicit instruction`,
-    message: `${tool.summary}\n\n${why}${literal}\n\nRun it only if you asked for this.`,
-  };
+  return { title: confirmation.title, message: confirmation.message };
 }

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 
 import type { Logger } from '../log';
-import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 import type { StoredDialog } from '../sessions/types';
-import { agentName, OPEN_IN_CHAT_COMMAND, type SecretaryNode } from './ChatMonitorTreeProvider';
+import { agentName, OPEN_IN_CHAT_COMMAND, type SecretaryNode } from './chatMonitorTreeProvider';
 import { chatSessionUri, relativeTime } from './dialogTime';
 import { errorMessage } from '../log';
 

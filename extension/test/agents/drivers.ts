@@ -122,10 +122,7 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
       work,
       home: options.home,
       turn: namedSessions(options.command, work, env, (id, first, prompt) => [
-        first ? '--session-id' : '--resume',
-        id,
-        '-p',
-        prompt,
+        ...sessionPrompt(id, first, prompt),
         '--dangerously-skip-permissions',
         ...(options.bare ? [] : ['--mcp-config', config]),
       ]),
@@ -230,10 +227,7 @@ function geminiLike(
     work,
     home: options.home,
     turn: namedSessions(options.command, work, env, (id, first, prompt) => [
-      first ? '--session-id' : '--resume',
-      id,
-      '-p',
-      prompt,
+      ...sessionPrompt(id, first, prompt),
       '--yolo',
       ...(name === 'gemini' ? ['-m', 'scripted'] : ['--auth-type', 'openai']),
     ]),
@@ -268,6 +262,12 @@ function namedSessions(
     started.add(id);
     return { ...(await run(command, argsFor(id, first, prompt), work, { ...env, ...extraEnv })), session: id };
   };
+}
+
+/** `--session-id <id>` to start a session (`--resume <id>` later) and `-p <prompt>`: how Claude Code,
+ * Gemini CLI and Qwen Code take a turn in a named session. */
+function sessionPrompt(id: string, first: boolean, prompt: string): string[] {
+  return [first ? '--session-id' : '--resume', id, '-p', prompt];
 }
 
 function existing(file: string): string | undefined {

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 
-import type { SecretaryNode } from '../../src/tree/ChatMonitorTreeProvider';
+import type { SecretaryNode } from '../../src/tree/chatMonitorTreeProvider';
 import { test } from './harness';
 import { eventually, secretary } from './support';
 

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { WasmCore } from '../../src/core/wasm';
 import { silentLogger } from '../../src/log';
 import { isUriPath, nodeChatStorage, routedChatStorage, type ChatStorage } from '../../src/sessions/chatStorage';
-import { DialogSessionsService } from '../../src/sessions/DialogSessionsService';
+import { DialogSessionsService } from '../../src/sessions/dialogSessionsService';
 import { SAMPLE_STORAGE, WASM_DIR } from './helpers';
 
 const DIR = 'mem:/User/workspaceStorage/abc/chatSessions';

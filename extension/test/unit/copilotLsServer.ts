@@ -1,5 +1,5 @@
-// The real @github/copilot-language-server for the tests that talk to it (copilot-ls.test.ts,
-// copilot-ls-e2e.test.ts): `COPILOT_LS_PATH` when set, else the pinned copy scripts/copilot-ls-setup
+// The real @github/copilot-language-server for the tests that talk to it (copilotLs.test.ts,
+// copilotLsTurns.test.ts): `COPILOT_LS_PATH` when set, else the pinned copy scripts/copilot-ls-setup
 // installs into .tools (it prints the binary's path, installing it first when needed).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -25,7 +25,10 @@ test('the build-time listing is what the live core lists, with and without the e
     core.setIncludeExamples(examples);
     const listed = core.tools();
     const prompts = core.listing.prompts;
+    const sources = core.listing.sources;
     assert.equal(core.isLoaded, false, 'reading the listing loaded the module');
+    assert.deepEqual(sources, JSON.parse(core.run((_h, m) => m.dialogSources())));
+    assert.ok(sources.includes('vscode') && sources.includes('codex'), sources.join(', '));
     assert.deepEqual(listed, JSON.parse(core.run((h) => h.tools())));
     assert.deepEqual(prompts, JSON.parse(core.run((h) => h.prompts())));
     assert.equal(core.version, core.run((_h, m) => m.version()));

@@ -2,6 +2,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
+import type { ToolListing } from '../../src/core/generated/ToolListing';
+
 /** The repository root (tests run from out/unit/ after bundling). */
 export const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
 export const WASM_DIR = path.join(ROOT, 'dist', 'wasm');
@@ -39,4 +41,27 @@ export function linesOf(stream: NodeJS.ReadableStream): string[] {
     }
   });
   return lines;
+}
+
+/** A tool's listing entry as the core lists an ordinary tool (no context key, example, consent or
+ * confirmation), with `fields` replaced: for tests of the hosts' registries without the module. */
+export function toolListing(name: string, fields: Partial<ToolListing> = {}): ToolListing {
+  return {
+    name,
+    vscodeName: `chat_secretary_${name}`,
+    referenceName: name,
+    displayName: name.replace(/_/g, ' '),
+    summary: `${name} summary`,
+    description: `${name} description`,
+    inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
+    tags: [],
+    deferred: false,
+    destructive: false,
+    invocationMessage: name,
+    loadedContextKey: null,
+    example: false,
+    consent: null,
+    confirmation: null,
+    ...fields,
+  };
 }

@@ -435,15 +435,20 @@ test('6: show refuses a link to /dev/zero, a FIFO and a file over the cap, at on
 
 // ---------------------------------------------------------------- 7. signals
 
+/** Sends `signal` to the server and asserts it ended within 2 s. */
+async function endsWithin(server: ReturnType<typeof mcp>, signal: NodeJS.Signals, what: string): Promise<void> {
+  const sent = Date.now();
+  server.child.kill(signal);
+  const at = await exitTime(server.exited);
+  assert.ok(at - sent < 2000, `${what} server took ${at - sent} ms`);
+}
+
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`7: ${signal} ends secretary mcp within 2 s with stdin open and with a call in flight`, async () => {
     const idle = mcp([]);
     try {
       await idle.initialize();
-      const sent = Date.now();
-      idle.child.kill(signal);
-      const at = await exitTime(idle.exited);
-      assert.ok(at - sent < 2000, `idle server took ${at - sent} ms`);
+      await endsWithin(idle, signal, 'idle');
     } finally {
       idle.child.kill('SIGKILL');
     }
@@ -459,10 +464,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         await sleep(10);
       }
       assert.equal(hang.requests.length, 1, 'the call is waiting for the network');
-      const sent = Date.now();
-      busy.child.kill(signal);
-      const at = await exitTime(busy.exited);
-      assert.ok(at - sent < 2000, `busy server took ${at - sent} ms`);
+      await endsWithin(busy, signal, 'busy');
     } finally {
       busy.child.kill('SIGKILL');
       await hang.close();

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { WasmCore } from '../../src/core/wasm';
 import { silentLogger } from '../../src/log';
 import { sessionsUnder } from '../../src/sessions/discovery';
-import { DialogSessionsService } from '../../src/sessions/DialogSessionsService';
+import { DialogSessionsService } from '../../src/sessions/dialogSessionsService';
 import { SAMPLE_WORKSPACE, WASM_DIR, copySamples } from './helpers';
 
 const JSONL = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';

@@ -3,13 +3,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { Logger } from '../../src/log';
+import { WasmCore } from '../../src/core/wasm';
+import { errorMessage, silentLogger, type Logger } from '../../src/log';
 import { confirmationFor, failureOf, runLogged } from '../../src/tools/toolLogging';
+import { WASM_DIR } from './helpers';
 
 function recorder(): { log: Logger; lines: string[] } {
   const lines: string[] = [];
   const at = (level: string) => (message: string | Error) => {
-    lines.push(`${level}: ${message instanceof Error ? message.message : message}`);
+    lines.push(`${level}: ${errorMessage(message)}`);
   };
   return { lines, log: { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') } };
 }
@@ -55,26 +57,22 @@ test('results that are not text (passed through from another tool) count as succ
 });
 
 test('destructive tools get a confirmation naming why and the literal', () => {
-  assert.equal(confirmationFor({ displayName: 'Get', summary: 's', destructive: false, consent: null }), undefined);
-  const confirmation = confirmationFor({
-    displayName: 'Example: Reset',
-    summary: 'Example destructive tool: reset the echo count.',
-    destructive: true,
-    consent: { field: 'confirm', value: 'RESET_EXAMPLES', why: 'It cannot be undone.', when: null },
-  });
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  core.setIncludeExamples(true);
+  const tool = (name: string) => core.tools().find((t) => t.name === name)!;
+  assert.equal(confirmationFor(tool('get_request')), undefined);
+  const reset = tool('example_reset');
+  const confirmation = confirmationFor(reset);
   assert.ok(confirmation);
   assert.match(confirmation.title, /requires your explicit instruction/);
-  assert.match(confirmation.message, /It cannot be undone\./);
+  assert.ok(confirmation.message.includes(reset.consent!.why), confirmation.message);
   assert.match(confirmation.message, /confirm: "RESET_EXAMPLES"/);
 });
 
 test('a per-command consent asks only for that command with the literal (memory delete)', () => {
-  const memory = {
-    displayName: 'Memory',
-    summary: 'Keep notes for yourself across dialogs.',
-    destructive: true,
-    consent: { field: 'confirm', value: 'DELETE_MEMORY', why: 'It cannot be undone.', when: { field: 'command', value: 'delete' } },
-  };
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const memory = core.tools().find((t) => t.name === 'memory')!;
+  assert.deepEqual(memory.consent?.when, { field: 'command', value: 'delete' });
   assert.equal(confirmationFor(memory, { command: 'save', path: 'x', content: 'y' }), undefined);
   assert.equal(confirmationFor(memory, { command: 'list' }), undefined);
   assert.equal(confirmationFor(memory, { command: 'delete', path: 'x' }), undefined, 'the core refuses it: nothing to confirm');
@@ -82,4 +80,27 @@ test('a per-command consent asks only for that command with the literal (memory 
   assert.ok(asked);
   assert.match(asked.message, /confirm: "DELETE_MEMORY"/);
   assert.ok(confirmationFor(memory), 'without the input, ask');
+});
+
+test('failureOf counts as a failure exactly what the core does (registry::copilot_ls::result_status)', () => {
+  const core = new WasmCore(WASM_DIR, silentLogger);
+  const texts = [
+    '{"success":true}',
+    '{"success":false,"error":"x"}',
+    '{"success":false}',
+    '{"isError":true,"message":"m"}',
+    '{"isError":false}',
+    '{"success":"false"}',
+    '{}',
+    '[1]',
+    'null',
+    '"text"',
+    'not json',
+    '',
+    JSON.stringify(JSON.parse(core.invoke('get_request', { index: 0 }, undefined))),
+  ];
+  for (const text of texts) {
+    const [answer] = JSON.parse(core.run((_h, m) => m.copilotLsResult(text))) as [{ status: string }];
+    assert.equal(failureOf(text) !== undefined, answer.status === 'error', text);
+  }
 });

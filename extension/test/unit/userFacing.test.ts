@@ -9,7 +9,7 @@ import { test } from 'node:test';
 
 import { WasmCore } from '../../src/core/wasm';
 import { silentLogger } from '../../src/log';
-import type { ToolListing } from '../../src/tools/CoreTool';
+import type { ToolListing } from '../../src/tools/coreTool';
 import { contextKeysOf, loadedKeys } from '../../src/tools/loadedContext';
 import { chatSessionUri, dateGroup, relativeTime, shortTitle } from '../../src/tree/dialogTime';
 import { ROOT, WASM_DIR } from './helpers';

@@ -266,6 +266,36 @@ pub fn render(spec: &PromptSpec, args: &Map<String, Value>, ctx: &ToolContext) -
     (spec.render)(args, ctx)
 }
 
+/// The arguments a host sent for `spec`, as JSON text: named arguments (an object, as MCP sends
+/// them), the words typed after a slash command (a string, as the chat participant sends them), or
+/// nothing (empty text or `null`). Anything else is refused in plain words.
+pub fn args_from_json(spec: &PromptSpec, args_json: &str) -> Result<Map<String, Value>, String> {
+    let text = if args_json.trim().is_empty() {
+        "null"
+    } else {
+        args_json
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::String(words)) => Ok(args_from_words(spec, &words)),
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(Value::Null) => Ok(Map::new()),
+        Ok(_) => Err("Arguments must be named (an object) or words (a string)".to_string()),
+        Err(err) => Err(format!("Arguments are not JSON ({err})")),
+    }
+}
+
+/// A host's prompt request answered: the prompt named `name` (MCP name or slash command) on the
+/// arguments of [`args_from_json`]. An unknown prompt or unreadable arguments answer a failure.
+pub fn answer(name: &str, args_json: &str, ctx: &ToolContext) -> PromptOutput {
+    let Some(spec) = find(name) else {
+        return PromptOutput::failure(format!("Prompt not found: {name}"));
+    };
+    match args_from_json(spec, args_json) {
+        Ok(args) => render(spec, &args, ctx),
+        Err(error) => PromptOutput::failure(error),
+    }
+}
+
 /// The conceptual schema of the arguments: `<index> [sessionId]`, `<query...>`.
 pub fn words_schema(spec: &PromptSpec) -> String {
     spec.args
@@ -355,6 +385,22 @@ pub fn listing() -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_are_named_words_or_nothing() {
+        let spec = find("request").expect("the request prompt");
+        let words = args_from_json(spec, r#""3 abc""#).unwrap();
+        assert_eq!(words.get("index"), Some(&Value::String("3".into())));
+        let named = args_from_json(spec, r#"{"index":"2"}"#).unwrap();
+        assert_eq!(named.get("index"), Some(&Value::String("2".into())));
+        assert!(args_from_json(spec, "").unwrap().is_empty());
+        assert!(args_from_json(spec, "null").unwrap().is_empty());
+        let refused = args_from_json(spec, "[1]").unwrap_err();
+        assert!(refused.contains("named (an object) or words"), "{refused}");
+        assert!(args_from_json(spec, "{")
+            .unwrap_err()
+            .starts_with("Arguments are not JSON"));
+    }
 
     #[test]
     fn every_prompt_has_a_short_summary_and_the_four_sections() {

@@ -28,7 +28,35 @@ pub fn listing_entry(spec: &ToolSpec) -> Value {
             "why": c.why,
             "when": c.only_when.map(|(field, value)| json!({ "field": field, "value": value })),
         })),
+        "confirmation": confirmation(spec),
         "invocationMessage": spec.invocation_message,
+    })
+}
+
+/// What a host asks the user before a destructive tool runs (VS Code's `confirmationMessages`):
+/// what it does, why it needs the user's explicit instruction, and the literal the agent had to
+/// pass. `null` for the other tools.
+fn confirmation(spec: &ToolSpec) -> Value {
+    if !spec.destructive {
+        return Value::Null;
+    }
+    let why = spec
+        .consent
+        .map_or("It changes or deletes data and cannot be undone.", |c| {
+            c.why
+        });
+    let literal = spec.consent.map_or(String::new(), |c| {
+        format!(
+            "\n\nThe agent confirmed with `{}: \"{}\"`.",
+            c.field, c.value
+        )
+    });
+    json!({
+        "title": format!("{}: requires your explicit instruction", spec.display_name),
+        "message": format!(
+            "{}\n\n{why}{literal}\n\nRun it only if you asked for this.",
+            spec.summary
+        ),
     })
 }
 

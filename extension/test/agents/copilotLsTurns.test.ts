@@ -12,9 +12,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { findServer, skipWithoutServer } from './copilotLsServer';
+import { findServer, skipWithoutServer } from '../unit/copilotLsServer';
 import { FAKE_MODEL, startFakeCopilotApi, type FakeCopilotApi, type Step } from './fakeCopilotApi';
-import { ROOT, SAMPLES, tempDir } from './helpers';
+import { ROOT, SAMPLES, tempDir } from '../unit/helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const TODO_APP = '/home/dev/projects/todo-app';

@@ -47,7 +47,7 @@ process.stdout.write(JSON.stringify(out));
 
 test('Cursor: the real public databases read as their rows say', { timeout: 180_000 }, (t) => {
   if (!DBS) {
-    console.log('SKIPPED: SECRETARY_CURSOR_PUBLIC_DBS is not set (see the comment at the top of cursor-public.test.ts)');
+    console.log('SKIPPED: SECRETARY_CURSOR_PUBLIC_DBS is not set (see the comment at the top of cursorPublic.test.ts)');
     t.skip('SECRETARY_CURSOR_PUBLIC_DBS is not set');
     return;
   }

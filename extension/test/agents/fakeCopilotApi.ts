@@ -1,5 +1,5 @@
 // A fake Copilot API on 127.0.0.1 for driving the real @github/copilot-language-server offline
-// (extension/test/unit/copilot-ls-e2e.test.ts). It answers what the server 1.539.0 asks for (issue
+// (extension/test/agents/copilotLsTurns.test.ts). It answers what the server 1.539.0 asks for (issue
 // #16 lists the measured facts): the token exchange, the model list, the experiments endpoint,
 // 404s for the endpoints the server can do without, and `POST /chat/completions` as OpenAI-style
 // SSE. The model is scripted: the last user message names a scenario; the number of `role: "tool"`
@@ -7,6 +7,8 @@
 // request is recorded so tests can assert on what the model received.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+import { errorMessage } from '../../src/log';
 
 export const FAKE_MODEL = 'fake-model';
 
@@ -97,7 +99,7 @@ export async function startFakeCopilotApi(scenarios: Record<string, Step[]>): Pr
           } catch (err) {
             // A test's expectation failed inside the script: answer it, so the turn ends and the
             // test sees the message in the reply rather than a hung request.
-            text = `fake model script failed: ${err instanceof Error ? err.message : String(err)}`;
+            text = `fake model script failed: ${errorMessage(err)}`;
           }
           // In two pieces, so that the client has to join streamed text.
           const half = Math.floor(text.length / 2);

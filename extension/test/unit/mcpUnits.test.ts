@@ -10,26 +10,11 @@ import { mcpToolName, prefixProblem, toolNamePrefix } from '../../src/mcp/names'
 import { ToolRegistry, UnknownToolsError } from '../../src/mcp/registry';
 import { thrownResult, toolResult } from '../../src/mcp/results';
 import { workspaceKeyOf } from '../../src/sessions/standalone';
-import type { ToolListing } from '../../src/tools/CoreTool';
+import type { ToolListing } from '../../src/tools/coreTool';
+import { toolListing } from './helpers';
 
 function listing(name: string, deferred = false, destructive = false): ToolListing {
-  return {
-    name,
-    vscodeName: `chat_secretary_${name}`,
-    referenceName: name,
-    displayName: name.replace(/_/g, ' '),
-    summary: `${name} summary`,
-    description: `${name} description`,
-    inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
-    tags: [],
-    deferred,
-    destructive,
-    invocationMessage: name,
-    // As the core lists a tool without a context key, examples or consent.
-    loadedContextKey: null,
-    example: false,
-    consent: null,
-  };
+  return toolListing(name, { deferred, destructive });
 }
 
 test('MCP_TOOL_PREFIX: default secretary_, an existing value kept, empty disables, one underscore', () => {

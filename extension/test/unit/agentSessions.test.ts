@@ -129,12 +129,16 @@ async function firstRequestAs(clientName: string, home: string, project: string,
   }
 }
 
+/** A home folder and a project folder (created, by its real path) under `dir`. */
+function homeAndProject(dir: string, name: string): { home: string; project: string } {
+  fs.mkdirSync(path.join(dir, name), { recursive: true });
+  return { home: path.join(dir, 'home'), project: fs.realpathSync(path.join(dir, name)) };
+}
+
 test('mcp in a project folder: each agent gets its own session as the current dialog', async () => {
   const tmp = tempDir();
   try {
-    const home = path.join(tmp.dir, 'home');
-    fs.mkdirSync(path.join(tmp.dir, 'my project'), { recursive: true });
-    const project = fs.realpathSync(path.join(tmp.dir, 'my project'));
+    const { home, project } = homeAndProject(tmp.dir, 'my project');
     seedHome(home, project);
     for (const [client, source, text] of [
       ['claude-code', 'claude-code', 'claude: first prompt'],
@@ -170,9 +174,7 @@ function vscodeFolderUri(folder: string): string {
 test("a folder VS Code spells otherwise than Node: its VS Code chats and an agent's sessions are one workspace", async () => {
   const tmp = tempDir();
   try {
-    const home = path.join(tmp.dir, 'home');
-    fs.mkdirSync(path.join(tmp.dir, "it's (v2)!"), { recursive: true });
-    const project = fs.realpathSync(path.join(tmp.dir, "it's (v2)!"));
+    const { home, project } = homeAndProject(tmp.dir, "it's (v2)!");
     const storage = path.join(home, '.config', 'Code', 'User', 'workspaceStorage', '0123abcd');
     fs.mkdirSync(path.join(storage, 'chatSessions'), { recursive: true });
     const folder = vscodeFolderUri(project);
@@ -280,17 +282,23 @@ test('show --json gives the user prompts of each shared agent sample', (t) => {
   }
 });
 
+/** `dir/project`, created, with every agent's sessions of it seeded under the home `dir`. */
+function seededProject(dir: string): string {
+  const project = path.join(dir, 'project');
+  fs.mkdirSync(project, { recursive: true });
+  seedHome(dir, project);
+  return project;
+}
+
 test("a chat of another agent in VS Code (copilotcli:, claude-code:) is answered from that agent's own log", async () => {
   const { callerOf } = await import('../../src/chat/caller');
   const { WasmCore } = await import('../../src/core/wasm');
   const { silentLogger } = await import('../../src/log');
   const { agentSessionFiles, agentRoots } = await import('../../src/sessions/agents');
-  const { DialogSessionsService } = await import('../../src/sessions/DialogSessionsService');
+  const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
   const home = tempDir();
   try {
-    const project = path.join(home.dir, 'project');
-    fs.mkdirSync(project, { recursive: true });
-    seedHome(home.dir, project);
+    seededProject(home.dir);
     const roots = agentRoots({ HOME: home.dir }, home.dir);
     const core = new WasmCore(path.join(ROOT, 'dist', 'wasm'), silentLogger);
     const service = new DialogSessionsService(core, { files: () => agentSessionFiles(roots), watchDirs: () => [] }, silentLogger, {
@@ -324,12 +332,10 @@ test("agents' folders are watched: a new Codex day, a new Claude project and a C
   const { WasmCore } = await import('../../src/core/wasm');
   const { silentLogger } = await import('../../src/log');
   const { agentSessionFiles, agentRoots, agentWatchDirs } = await import('../../src/sessions/agents');
-  const { DialogSessionsService } = await import('../../src/sessions/DialogSessionsService');
+  const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
   const home = tempDir();
   try {
-    const project = path.join(home.dir, 'project');
-    fs.mkdirSync(project, { recursive: true });
-    seedHome(home.dir, project);
+    const project = seededProject(home.dir);
     // Copilot CLI installed (its home exists) but no session yet: `session-state` comes later.
     fs.rmSync(path.join(home.dir, '.copilot', 'session-state'), { recursive: true });
     const roots = agentRoots({ HOME: home.dir }, home.dir);

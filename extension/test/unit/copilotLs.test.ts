@@ -1,5 +1,5 @@
 // `secretary copilot-ls` end to end over stdio: the built CLI (`node dist/cli.js copilot-ls`)
-// starts a scripted language server (extension/test/fixtures/copilot-ls-peer.js), which parses the
+// starts a scripted language server (extension/test/unit/copilotLsPeer.js), which parses the
 // client's Content-Length frames by hand, records the handshake and the registered tools, then
 // asks for a tool confirmation and invokes tools against the sample sessions as the real
 // @github/copilot-language-server does in agent mode. The assertions are on the exact JSON the
@@ -16,7 +16,7 @@ import { findServer, skipWithoutServer } from './copilotLsServer';
 import { ROOT, SAMPLES, tempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
-const PEER = path.join(ROOT, 'extension', 'test', 'fixtures', 'copilot-ls-peer.js');
+const PEER = path.join(ROOT, 'extension', 'test', 'unit', 'copilotLsPeer.js');
 const TODO_APP = '/home/dev/projects/todo-app';
 const FIRST_SESSION = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';
 

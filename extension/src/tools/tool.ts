@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 
 import type { Logger } from '../log';
-import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 import { runLogged } from './toolLogging';
 
 /**

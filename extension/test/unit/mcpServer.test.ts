@@ -13,29 +13,14 @@ import { silentLogger } from '../../src/log';
 import { coreBackend } from '../../src/mcp/backend';
 import { createSecretaryServer, type ToolBackend } from '../../src/mcp/server';
 import { openSessions } from '../../src/sessions/standalone';
-import type { ToolListing } from '../../src/tools/CoreTool';
-import { SAMPLES, WASM_DIR } from './helpers';
+import type { ToolListing } from '../../src/tools/coreTool';
+import { SAMPLES, toolListing, WASM_DIR } from './helpers';
 
 type Text = { type: string; text: string }[];
 
 function listing(name: string, deferred = false): ToolListing {
-  return {
-    name,
-    vscodeName: `chat_secretary_${name}`,
-    referenceName: name,
-    displayName: name,
-    summary: name,
-    description: `${name} description`,
-    inputSchema: { type: 'object', properties: {}, required: [] },
-    tags: [],
-    deferred,
-    destructive: false,
-    invocationMessage: name,
-    // As the core lists a tool without a context key, examples or consent.
-    loadedContextKey: null,
-    example: false,
-    consent: null,
-  };
+  const inputSchema = { type: 'object', properties: {}, required: [] };
+  return toolListing(name, { deferred, displayName: name, summary: name, inputSchema });
 }
 
 async function connect(backend: ToolBackend, prefix = 'secretary_') {

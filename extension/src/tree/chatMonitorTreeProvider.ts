@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 
-import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 import type { ChatRequest, StoredDialog } from '../sessions/types';
 import { absoluteTime, DATE_GROUPS, dateGroup, relativeTime, shortTitle, type DateGroup } from './dialogTime';
 

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 
 import { callContext } from '../chat/liveChat';
 import type { Logger } from '../log';
-import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 import type { ToolCatalogSync } from './catalogSync';
-import { Tool } from './Tool';
+import { Tool } from './tool';
 import type { ToolListing } from '../core/generated/ToolListing';
 import { confirmationFor } from './toolLogging';
 

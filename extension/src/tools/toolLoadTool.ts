@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 
 import type { Logger } from '../log';
-import type { DialogSessionsService } from '../sessions/DialogSessionsService';
+import type { DialogSessionsService } from '../sessions/dialogSessionsService';
 import type { ToolCatalogSync } from './catalogSync';
-import { CoreTool, type ToolListing } from './CoreTool';
+import { CoreTool, type ToolListing } from './coreTool';
 import { contextKeysOf, loadedKeys } from './loadedContext';
 
 /**
