@@ -1,5 +1,5 @@
 //! Collects the tools: every `src/tools/<name>.rs` (other than `mod.rs`) is one tool that defines
-//! `pub static TOOL: crate::tool::ToolDef`. Adding a file adds the tool, and because the list is
+//! `pub static TOOL: crate::toolkit::ToolDef`. Adding a file adds the tool, and because the list is
 //! made from file names (each appears once in a folder) no tool can be registered twice.
 //!
 //! A build script is used instead of `inventory`/`linkme` because those rely on linker sections or
@@ -30,7 +30,7 @@ fn main() {
         ));
     }
     out.push_str(
-        "\n/// Every tool, in file-name order.\npub static ALL: &[&crate::tool::ToolDef] = &[\n",
+        "\n/// Every tool, in file-name order.\npub static ALL: &[&crate::toolkit::ToolDef] = &[\n",
     );
     for name in &names {
         out.push_str(&format!("    &{name}::TOOL,\n"));

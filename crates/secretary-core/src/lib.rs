@@ -25,8 +25,4 @@ pub mod search;
 pub mod session;
 pub mod text;
 pub mod toolkit;
-/// `toolkit`'s name before issue 28, still used by `prompts/` and the wasm facade: remove it when
-/// they name `toolkit` (their owners' change).
-#[doc(hidden)]
-pub use toolkit as tool;
 pub mod tools;

@@ -13,9 +13,9 @@ use secretary_core::recall;
 use secretary_core::registry;
 use secretary_core::session::live::{Caller, LiveCopy};
 use secretary_core::session::{self, FileMeta, SessionStore};
-use secretary_core::tool::catalog::{Catalog, CatalogTool};
-use secretary_core::tool::ErrorKind;
-use secretary_core::tool::{ToolContext, ToolResult, VSCODE_PREFIX};
+use secretary_core::toolkit::catalog::{Catalog, CatalogTool};
+use secretary_core::toolkit::ErrorKind;
+use secretary_core::toolkit::{ToolContext, ToolResult, VSCODE_PREFIX};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

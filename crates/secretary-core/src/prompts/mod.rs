@@ -13,7 +13,7 @@ use std::fmt::Write;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::tool::ToolContext;
+use crate::toolkit::ToolContext;
 
 /// One argument of a prompt. Over MCP every argument is a named string; in chat the arguments are
 /// the words after the command, in this order, the last `rest` argument taking every word left.

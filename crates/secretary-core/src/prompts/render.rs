@@ -5,7 +5,7 @@ use std::fmt::Write;
 use serde_json::{json, Map, Value};
 
 use super::{Followup, PromptOutput};
-use crate::tool::{ToolContext, ToolDef};
+use crate::toolkit::{ToolContext, ToolDef};
 use crate::tools;
 
 /// How many dialogs `/dialogs` shows.
