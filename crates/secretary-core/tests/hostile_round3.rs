@@ -6,9 +6,13 @@
 #[path = "common/mutation_log.rs"]
 mod mutation_log;
 
+#[path = "common/session_files.rs"]
+mod session_files;
+
 use mutation_log::{initial, lines, req};
-use secretary_core::session::{parse, parse_with_visitors, FileMeta, SessionStore, MAX_REQUESTS};
+use secretary_core::session::{parse, parse_with_visitors, SessionStore, MAX_REQUESTS};
 use serde_json::json;
+use session_files::put;
 
 fn push(text: &str) -> String {
     format!(
@@ -107,10 +111,7 @@ fn a_placeholder_is_kept_across_appends_in_the_store() {
         lines(&[initial(vec![req("one")])]),
         push("two").replace("two", r"t\xo")
     );
-    let meta = |size: usize| FileMeta {
-        size: size as u64,
-        mtime_ms: size as f64,
-    };
+    let meta = |size: usize| session_files::meta(size, size as f64);
     store
         .apply("x.jsonl", None, meta(head.len()), 0, head.as_bytes())
         .unwrap();
@@ -250,18 +251,7 @@ fn a_request_index_past_2_pow_53_is_refused_not_rounded() {
     use secretary_core::toolkit::ToolContext;
     let mut store = SessionStore::new();
     let log = lines(&[initial(vec![req("one")])]);
-    store
-        .apply(
-            "x.jsonl",
-            Some("ws"),
-            FileMeta {
-                size: log.len() as u64,
-                mtime_ms: 1.0,
-            },
-            0,
-            log.as_bytes(),
-        )
-        .unwrap();
+    put(&mut store, "x.jsonl", Some("ws"), log.as_bytes());
     let ctx = ToolContext::new(Some(&store), Some("ws"));
     for index in [
         json!(9_007_199_254_740_993_u64),

@@ -1,11 +1,19 @@
 //! The prompts (`@secretary /first`, MCP `recall_first_request`...): each prompt's markdown,
 //! followups and plain-words errors over a small store, through `prompts::render` as hosts call it.
 
+#[path = "common/json.rs"]
+mod json;
+
+#[path = "common/session_files.rs"]
+mod session_files;
+
+use json::strs;
 use secretary_core::prompts::{self, args_from_words, Followup, PromptOutput};
-use secretary_core::session::{FileMeta, SessionStore};
+use secretary_core::session::SessionStore;
 use secretary_core::toolkit::catalog::Catalog;
 use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Map, Value};
+use session_files::put;
 
 const WS: &str = "file:///work/app";
 
@@ -27,13 +35,7 @@ fn add(store: &mut SessionStore, id: &str, title: &str, created: i64, requests: 
         "requests": requests,
     }))
     .unwrap();
-    let meta = FileMeta {
-        size: bytes.len() as u64,
-        mtime_ms: 1.0,
-    };
-    store
-        .apply(&format!("/s/{id}.json"), Some(WS), meta, 0, &bytes)
-        .expect("valid session");
+    put(store, &format!("/s/{id}.json"), Some(WS), &bytes);
 }
 
 fn store() -> SessionStore {
@@ -283,12 +285,7 @@ fn tools_finds_the_secretarys_own_tools() {
 #[test]
 fn listing_carries_generated_descriptions_and_mcp_arguments() {
     let listing = prompts::listing();
-    let names: Vec<&str> = listing
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names = strs(&listing, "name");
     assert_eq!(
         names,
         [

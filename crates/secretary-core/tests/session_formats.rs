@@ -3,11 +3,19 @@
 //! (`docs/chat-session-formats.md`) and VS Code's sources, so the expectations do not come from
 //! the code under test.
 
+#[path = "common/json.rs"]
+mod json;
+
+#[path = "common/session_files.rs"]
+mod session_files;
+
+use json::assert_has;
 use secretary_core::session::{
-    parse, parse_with_limit, response_details, DialogStatus, FileMeta, ReadPlan, RequestStatus,
-    SessionError, SessionFormat, SessionStore, MAX_SESSION_BYTES,
+    parse, parse_with_limit, response_details, DialogStatus, ReadPlan, RequestStatus, SessionError,
+    SessionFormat, SessionStore, MAX_SESSION_BYTES,
 };
 use serde_json::{json, Value};
+use session_files::meta;
 
 fn texts(dialog: &secretary_core::session::Dialog) -> Vec<&str> {
     dialog.requests.iter().map(|r| r.text.as_str()).collect()
@@ -396,18 +404,12 @@ fn bad_middle_lines_are_skipped_without_losing_requests() {
     assert!(diags.contains("line 2 skipped"), "{diags}");
     assert!(diags.contains("request 2 could not be read"), "{diags}");
     assert!(diags.contains("line 4 skipped: not valid UTF-8"), "{diags}");
-    assert!(
-        diags.contains("line 5 skipped: goes into request 10 but there are only 3"),
-        "{diags}"
+    assert_has(
+        &diags,
+        "line 5 skipped: goes into request 10 but there are only 3",
     );
-    assert!(
-        diags.contains("line 6 skipped: unknown mutation kind 7"),
-        "{diags}"
-    );
-    assert!(
-        diags.contains("line 7 skipped: the line is an array"),
-        "{diags}"
-    );
+    assert_has(&diags, "line 6 skipped: unknown mutation kind 7");
+    assert_has(&diags, "line 7 skipped: the line is an array");
 }
 
 #[test]
@@ -774,13 +776,6 @@ fn size_cap() {
 }
 
 // ---------------------------------------------------------------- the store
-
-fn meta(size: usize, mtime: f64) -> FileMeta {
-    FileMeta {
-        size: size as u64,
-        mtime_ms: mtime,
-    }
-}
 
 /// Applies `bytes` (the whole current file) the way a host would: plan, read, apply.
 fn sync(

@@ -1,0 +1,21 @@
+//! Putting a session file into a test's `SessionStore`: the whole file read at once, as a host
+//! does the first time it sees a file. (Included with `#[path]`; each test file uses a part.)
+#![allow(dead_code)]
+
+use secretary_core::session::{FileMeta, SessionStore};
+
+/// A file's size and modification time, as a host stats it.
+pub fn meta(size: usize, mtime_ms: f64) -> FileMeta {
+    FileMeta {
+        size: size as u64,
+        mtime_ms,
+    }
+}
+
+/// Reads all of `bytes` as the file at `path` of `workspace` (modified at 1 ms); panics when the
+/// store refuses it, since every test file is a valid session.
+pub fn put(store: &mut SessionStore, path: &str, workspace: Option<&str>, bytes: &[u8]) {
+    store
+        .apply(path, workspace, meta(bytes.len(), 1.0), 0, bytes)
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+}
