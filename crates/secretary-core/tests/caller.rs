@@ -14,18 +14,17 @@ use secretary_core::session::live::{Caller, LiveCopy};
 use secretary_core::session::SessionStore;
 use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
-use session_files::put;
+use session_files::{answered_request, put};
 
 const WS: &str = "file:///work/app";
 
 fn request(id: &str, ts: i64, text: &str, state: i64) -> Value {
-    json!({
-        "requestId": id,
-        "timestamp": ts,
-        "message": { "text": text, "parts": [] },
-        "response": if state == 1 { json!([{ "value": "answer" }]) } else { json!([]) },
-        "modelState": { "value": state }
-    })
+    let mut request = answered_request(id, ts, text);
+    if state != 1 {
+        request["response"] = json!([]);
+    }
+    request["modelState"] = json!({ "value": state });
+    request
 }
 
 fn session(id: &str, requests: Vec<Value>) -> Vec<u8> {

@@ -12,19 +12,16 @@ use secretary_core::registry::invoke;
 use secretary_core::session::SessionStore;
 use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
-use session_files::put;
+use session_files::{answered_request, put};
 
 const WS: &str = "file:///work/app";
 const OTHER_WS: &str = "file:///work/other";
 
+/// An answered request whose model state is 1 (complete).
 fn request(id: &str, ts: i64, text: &str) -> Value {
-    json!({
-        "requestId": id,
-        "timestamp": ts,
-        "message": { "text": text, "parts": [] },
-        "response": [{ "value": "answer" }],
-        "modelState": { "value": 1 }
-    })
+    let mut request = answered_request(id, ts, text);
+    request["modelState"] = json!({ "value": 1 });
+    request
 }
 
 fn session(id: &str, created: i64, requests: Vec<Value>) -> Vec<u8> {

@@ -13,18 +13,9 @@ use secretary_core::session::SessionStore;
 use secretary_core::toolkit::catalog::Catalog;
 use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Map, Value};
-use session_files::put;
+use session_files::{answered_request as request, put};
 
 const WS: &str = "file:///work/app";
-
-fn request(id: &str, ts: i64, text: &str) -> Value {
-    json!({
-        "requestId": id,
-        "timestamp": ts,
-        "message": { "text": text, "parts": [] },
-        "response": [{ "value": "answer" }],
-    })
-}
 
 fn add(store: &mut SessionStore, id: &str, title: &str, created: i64, requests: Vec<Value>) {
     let bytes = serde_json::to_vec(&json!({

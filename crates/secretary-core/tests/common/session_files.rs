@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use secretary_core::session::{FileMeta, SessionStore};
+use serde_json::{json, Value};
 
 /// A file's size and modification time, as a host stats it.
 pub fn meta(size: usize, mtime_ms: f64) -> FileMeta {
@@ -18,4 +19,15 @@ pub fn put(store: &mut SessionStore, path: &str, workspace: Option<&str>, bytes:
     store
         .apply(path, workspace, meta(bytes.len(), 1.0), 0, bytes)
         .unwrap_or_else(|e| panic!("{path}: {e}"));
+}
+
+/// One request of a VS Code `.json` session, answered with the response `"answer"`: what the
+/// dialog tests' stores are made of (each adds the fields its case needs, such as `modelState`).
+pub fn answered_request(id: &str, ts: i64, text: &str) -> Value {
+    json!({
+        "requestId": id,
+        "timestamp": ts,
+        "message": { "text": text, "parts": [] },
+        "response": [{ "value": "answer" }],
+    })
 }
