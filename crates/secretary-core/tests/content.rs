@@ -147,22 +147,20 @@ fn default_categories_select_by_their_globs() {
 #[test]
 fn patterns_select_within_a_category_and_lists_aggregate_in_order() {
     let host = workspace();
-    assert_eq!(
-        paths(&get(&host, json!({"expression": "instructions/python"}))),
-        [".github/instructions/python.instructions.md"]
-    );
-    assert_eq!(
-        paths(&get(&host, json!({"expression": "docs/api"}))),
-        ["docs/api.md", "docs/api/v1.md"]
-    );
-    assert_eq!(
-        paths(&get(&host, json!({"expression": "docs/guides/*.md"}))),
-        ["docs/guides/setup.md"]
-    );
-    assert_eq!(
-        paths(&get(&host, json!({"expression": "docs/setup+v1"}))),
-        ["docs/api/v1.md", "docs/guides/setup.md"]
-    );
+    // (expression, the paths it selects, in order)
+    let cases: [(&str, &[&str]); 4] = [
+        (
+            "instructions/python",
+            &[".github/instructions/python.instructions.md"],
+        ),
+        ("docs/api", &["docs/api.md", "docs/api/v1.md"]),
+        ("docs/guides/*.md", &["docs/guides/setup.md"]),
+        ("docs/setup+v1", &["docs/api/v1.md", "docs/guides/setup.md"]),
+    ];
+    for (expression, expected) in cases {
+        let got = paths(&get(&host, json!({ "expression": expression })));
+        assert_eq!(got, expected, "{expression}");
+    }
     let list = get(
         &host,
         json!({"expression": "prompts,instructions/rust,docs/api,instructions/rust"}),
