@@ -13,6 +13,8 @@ mod common;
 #[path = "common/session_files.rs"]
 mod session_files;
 
+use session_files::assert_diagnostic;
+
 use secretary_core::session::{
     parse, parse_as, response_details, DialogSource, DialogStatus, ReadPlan, RequestStatus,
     SessionFormat, SessionStore,
@@ -259,13 +261,7 @@ fn claude_code_synthetic_lines() {
     assert_eq!(d.requests[0].status, RequestStatus::Complete);
     assert_eq!(d.requests[1].status, RequestStatus::InProgress);
     assert_eq!(d.requests[0].model_id.as_deref(), Some("claude-x"));
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|m| m.contains("unknown type `brand-new-kind`")),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |m| m.contains("unknown type `brand-new-kind`"));
     assert!(d.diagnostics.iter().any(|m| m.contains("line 11")));
     let details = response_details("/h/.claude/projects/-w/s1.jsonl", log.as_bytes(), 1).unwrap();
     assert_eq!(details.markdown, "Looking.");

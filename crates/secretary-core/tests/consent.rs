@@ -3,7 +3,7 @@
 #[path = "common/json.rs"]
 mod json;
 
-use json::{assert_has, named, str_at, strs};
+use json::{answer, assert_has, named, str_at, strs};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::{invoke, language_model_tools, listing, listing_for};
 use secretary_core::toolkit::{description, ToolContext};
@@ -178,17 +178,12 @@ fn example_tools_are_not_discoverable_but_callable_when_included() {
     let hidden = ToolContext::new(None, None)
         .with_host(&host)
         .with_catalog(&catalog);
-    let result = invoke(
-        "chat_secretary_example_echo",
-        &json!({"text": "x"}),
-        &hidden,
-    )
-    .to_value();
+    let result = answer(&hidden, "chat_secretary_example_echo", json!({"text": "x"}));
     assert_eq!(result["error_type"], "not_found");
     let shown = hidden.with_examples(true);
-    let result = invoke("chat_secretary_example_echo", &json!({"text": "x"}), &shown).to_value();
+    let result = answer(&shown, "chat_secretary_example_echo", json!({"text": "x"}));
     assert_eq!(result["echo"], "x");
     // Consent holds on the catalog path too.
-    let refused = invoke("chat_secretary_example_reset", &json!({}), &shown).to_value();
+    let refused = answer(&shown, "chat_secretary_example_reset", json!({}));
     assert_eq!(refused["error_type"], "consent_required");
 }

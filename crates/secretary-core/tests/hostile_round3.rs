@@ -12,7 +12,7 @@ mod session_files;
 use mutation_log::{initial, lines, req};
 use secretary_core::session::{parse, parse_with_visitors, SessionStore, MAX_REQUESTS};
 use serde_json::json;
-use session_files::put;
+use session_files::{assert_diagnostic, put};
 
 fn push(text: &str) -> String {
     format!(
@@ -77,20 +77,8 @@ fn an_unreadable_request_line_keeps_its_place_and_says_so() {
         let d = parse("x.jsonl", log.as_bytes()).unwrap();
         assert_eq!(texts(&d), ["one", "", "three"], "{broken}");
         assert_eq!(d.requests[2].index, 3);
-        assert!(
-            d.diagnostics
-                .iter()
-                .any(|n| n.starts_with("line 2 skipped")),
-            "{:?}",
-            d.diagnostics
-        );
-        assert!(
-            d.diagnostics
-                .iter()
-                .any(|n| n.contains("request 2 could not be read")),
-            "{:?}",
-            d.diagnostics
-        );
+        assert_diagnostic(&d, |n| n.starts_with("line 2 skipped"));
+        assert_diagnostic(&d, |n| n.contains("request 2 could not be read"));
     }
     // A skipped line that adds no request (a response edit) adds no placeholder.
     let log = format!(
@@ -148,22 +136,14 @@ fn a_log_of_more_requests_than_the_cap_stops_at_the_cap() {
         d.requests[MAX_REQUESTS - 1].text,
         format!("r{}", MAX_REQUESTS - 1)
     );
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|n| n.contains(&format!("cap of {MAX_REQUESTS} requests"))),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |n| {
+        n.contains(&format!("cap of {MAX_REQUESTS} requests"))
+    });
     // The log stops applying lines there (each line of another agent's log adds a request).
     let line = MAX_REQUESTS + 2;
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|n| n.contains(&format!("lines from {line} on are not read"))),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |n| {
+        n.contains(&format!("lines from {line} on are not read"))
+    });
 }
 
 #[test]

@@ -7,7 +7,7 @@
 #[path = "common/json.rs"]
 mod json;
 
-use json::{pairs, str_at, strs};
+use json::{answer, pairs, str_at, strs};
 use secretary_core::docs::{context7, local, sections};
 use secretary_core::host::{Area, HostError, HostErrorKind, HttpResponse, MemoryHost};
 use secretary_core::registry::invoke;
@@ -570,7 +570,7 @@ fn errors_say_what_is_wrong() {
     assert_eq!(empty["error_type"], "invalid_arguments");
     // Without a host: the shared "no file access" failure.
     let ctx = ToolContext::new(None, None);
-    let no_host = invoke("resolve_library_id", &json!({"libraryName": "pw"}), &ctx).to_value();
+    let no_host = answer(&ctx, "resolve_library_id", json!({"libraryName": "pw"}));
     assert_eq!(no_host["error_type"], "host_unavailable");
     // An empty window (no workspace) still has the bundled docs.
     let bare = MemoryHost::new().without_area(Area::Workspace);
@@ -699,12 +699,11 @@ fn network_errors_answer_with_the_local_libraries() {
     }
     let no_http = NoHttp(&offline);
     let ctx = ToolContext::new(None, None).with_host(&no_http);
-    let none = invoke(
-        "resolve_library_id",
-        &json!({"libraryName": "next.js"}),
+    let none = answer(
         &ctx,
-    )
-    .to_value();
+        "resolve_library_id",
+        json!({"libraryName": "next.js"}),
+    );
     assert_eq!(none["error_type"], "network_error", "{none}");
     assert!(none["error"].as_str().unwrap().contains("could not be reached: This host cannot make HTTP requests. No local libraries were found"), "{none}");
 }
@@ -872,26 +871,23 @@ fn the_tools_are_deferred() {
     let ctx = ToolContext::new(None, None)
         .with_host(&host)
         .with_catalog(&catalog);
-    let before = invoke(
-        "chat_secretary_resolve_library_id",
-        &json!({"libraryName": "pw"}),
+    let before = answer(
         &ctx,
-    )
-    .to_value();
+        "chat_secretary_resolve_library_id",
+        json!({"libraryName": "pw"}),
+    );
     assert_eq!(before["error_type"], "not_loaded");
-    let loaded = invoke(
+    let loaded = answer(
+        &ctx,
         "chat_secretary_tool_load",
-        &json!({"names": ["chat_secretary_resolve_library_id", "chat_secretary_get_library_docs"]}),
-        &ctx,
-    )
-    .to_value();
+        json!({"names": ["chat_secretary_resolve_library_id", "chat_secretary_get_library_docs"]}),
+    );
     assert_eq!(loaded["success"], true, "{loaded}");
-    let after = invoke(
-        "chat_secretary_resolve_library_id",
-        &json!({"libraryName": "pw"}),
+    let after = answer(
         &ctx,
-    )
-    .to_value();
+        "chat_secretary_resolve_library_id",
+        json!({"libraryName": "pw"}),
+    );
     assert_eq!(after["success"], true, "{after}");
 }
 

@@ -15,7 +15,7 @@ use secretary_core::session::{
     SessionFormat, SessionStore, MAX_SESSION_BYTES,
 };
 use serde_json::{json, Value};
-use session_files::meta;
+use session_files::{assert_diagnostic, meta};
 
 fn texts(dialog: &secretary_core::session::Dialog) -> Vec<&str> {
     dialog.requests.iter().map(|r| r.text.as_str()).collect()
@@ -364,13 +364,7 @@ fn cut_off_last_line_keeps_the_last_complete_state() {
     log.push_str(&third[..third.len() / 2]);
     let d = parse("x.jsonl", log.as_bytes()).unwrap();
     assert_eq!(texts(&d), ["one", "two"]);
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|m| m.contains("line 3") && m.contains("cut off")),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |m| m.contains("line 3") && m.contains("cut off"));
     // A last line that is complete but has no newline yet is applied, as VS Code's reader does.
     let whole = format!("{}{third}", lines(&[initial(vec![req("r1", "one", 1000)])]));
     assert_eq!(
@@ -743,13 +737,7 @@ fn deep_nesting_never_overflows_the_stack() {
     );
     let d = parse("d.jsonl", log.as_bytes()).unwrap();
     assert_eq!(d.requests.len(), 1, "{:?}", d.diagnostics);
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|m| m.contains("message that is an array")),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |m| m.contains("message that is an array"));
     assert!(response_details("d.jsonl", log.as_bytes(), 1).is_ok());
     // Nesting past serde_json's recursion limit (128) in a skipped field is fine too.
     let objects = format!("{}1{}", "{\"a\":".repeat(200), "}".repeat(200));

@@ -9,6 +9,7 @@ use secretary_core::toolkit::ToolContext;
 use serde_json::Value;
 
 /// `value[key]` as a string; panics naming the key and the value when it is not one.
+#[track_caller]
 pub fn str_at<'a>(value: &'a Value, key: &str) -> &'a str {
     value[key]
         .as_str()
@@ -16,12 +17,14 @@ pub fn str_at<'a>(value: &'a Value, key: &str) -> &'a str {
 }
 
 /// The items of the array `list`; panics showing it when it is not an array.
+#[track_caller]
 pub fn items(list: &Value) -> &Vec<Value> {
     list.as_array()
         .unwrap_or_else(|| panic!("not an array: {list}"))
 }
 
 /// The string `field` of every item of the array `list`, in order.
+#[track_caller]
 pub fn strs(list: &Value, field: &str) -> Vec<String> {
     items(list)
         .iter()
@@ -30,6 +33,7 @@ pub fn strs(list: &Value, field: &str) -> Vec<String> {
 }
 
 /// The item of the array `list` whose `name` is `name`.
+#[track_caller]
 pub fn named<'a>(list: &'a Value, name: &str) -> &'a Value {
     items(list)
         .iter()
@@ -37,14 +41,20 @@ pub fn named<'a>(list: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no item named {name} in {list}"))
 }
 
+/// The answer of tool `name` called with `args` in `ctx`, as JSON.
+pub fn answer(ctx: &ToolContext, name: &str, args: Value) -> Value {
+    invoke(name, &args, ctx).to_value()
+}
+
 /// The answer of tool `name` called with `args` in a context with nothing in it: no host, no
 /// store, no workspace (what a tool says when it has nothing to work with).
 pub fn call_bare(name: &str, args: Value) -> Value {
-    invoke(name, &args, &ToolContext::new(None, None)).to_value()
+    answer(&ToolContext::new(None, None), name, args)
 }
 
 /// `(item[text], item[number])` for every item of the array `list`, in order: what a ranked
 /// answer lists (a session and its request index, a heading and its score).
+#[track_caller]
 pub fn pairs(list: &Value, text: &str, number: &str) -> Vec<(String, u64)> {
     items(list)
         .iter()
@@ -58,6 +68,7 @@ pub fn pairs(list: &Value, text: &str, number: &str) -> Vec<(String, u64)> {
 }
 
 /// Asserts that `text` holds `part`, showing the whole text when it does not.
+#[track_caller]
 pub fn assert_has(text: &str, part: &str) {
     assert!(text.contains(part), "{text}");
 }
