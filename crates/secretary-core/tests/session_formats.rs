@@ -1184,3 +1184,25 @@ fn transcripts_are_followed_incrementally_too() {
         parse(path, full.as_bytes()).unwrap()
     );
 }
+
+/// A transcript or an agent's log none of whose lines is readable is refused with the first
+/// skipped line's reason, so a person sees why.
+#[test]
+fn a_log_with_no_readable_line_says_why() {
+    let junk = "not json\n{\"no\":\"type\"}\n";
+    let transcript = parse("/x/transcripts/y.jsonl", junk.as_bytes()).unwrap_err();
+    assert_eq!(
+        transcript.to_string(),
+        "not a chat session: no readable transcript event (line 1 skipped: the line is null, not an event object)"
+    );
+    let agent = secretary_core::session::parse_as(
+        secretary_core::session::DialogSource::ClaudeCode,
+        "s1.jsonl",
+        junk.as_bytes(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        agent.to_string(),
+        "not a chat session: no readable line (line 1 skipped: the line is null, not an object)"
+    );
+}
