@@ -178,34 +178,48 @@ fn load_queries(path: &str, docs: &[Document]) -> Result<Vec<(String, usize)>, S
     Ok(out)
 }
 
-fn evaluate(index: &Index, queries: &[(String, usize)]) -> secretary_core::search::eval::Metrics {
+/// Sorts tuning results best first: by recall@5, then MRR@10 (ties keep their order).
+fn best_first<T>(results: &mut [(Metrics, T)]) {
+    results.sort_by(|x, y| {
+        (y.0.recall_at_5, y.0.mrr_at_10)
+            .partial_cmp(&(x.0.recall_at_5, x.0.mrr_at_10))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+}
+
+/// The metrics of `queries` (each with the tool it should find) over what `ranked` answers for
+/// a query, best first.
+fn metrics_of<I: Iterator<Item = usize>>(
+    queries: &[(String, usize)],
+    ranked: impl Fn(&str) -> I,
+) -> Metrics {
     let mut m = MetricsBuilder::default();
     for (query, tool) in queries {
-        let hits = index.search(query, 10);
-        m.add(rank_of(hits.iter().map(|h| h.doc), *tool));
+        m.add(rank_of(ranked(query), *tool));
     }
     m.finish()
 }
 
+fn evaluate(index: &Index, queries: &[(String, usize)]) -> Metrics {
+    metrics_of(queries, |query| {
+        index.search(query, 10).into_iter().map(|h| h.doc)
+    })
+}
+
 fn evaluate_hybrid(index: &HybridIndex, queries: &[(String, usize)]) -> Metrics {
-    let mut m = MetricsBuilder::default();
-    for (query, tool) in queries {
-        let hits = index.search(query, 10);
-        m.add(rank_of(hits.iter().map(|h| h.doc), *tool));
-    }
-    m.finish()
+    metrics_of(queries, |query| {
+        index.search(query, 10).into_iter().map(|h| h.doc)
+    })
 }
 
 /// The semantic signal alone: documents ranked by cosine only.
 fn evaluate_semantic(index: &HybridIndex, queries: &[(String, usize)]) -> Metrics {
-    let mut m = MetricsBuilder::default();
-    for (query, tool) in queries {
+    metrics_of(queries, |query| {
         let scores = index.semantic_scores(query);
         let mut order: Vec<usize> = (0..scores.len()).collect();
         order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-        m.add(rank_of(order.into_iter().take(10), *tool));
-    }
-    m.finish()
+        order.into_iter().take(10)
+    })
 }
 
 fn load_table(path: &Option<String>) -> Result<&'static Table, String> {
@@ -271,11 +285,7 @@ fn tune_hybrid(
             results.push((evaluate_hybrid(&index, &half_a), options));
         }
     }
-    results.sort_by(|x, y| {
-        (y.0.recall_at_5, y.0.mrr_at_10)
-            .partial_cmp(&(x.0.recall_at_5, x.0.mrr_at_10))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    best_first(&mut results);
     println!(
         "tune-hybrid: {} settings on half A; best, then half B:",
         results.len()
@@ -482,11 +492,7 @@ fn tune(docs: &[Document], queries: &[(String, usize)], base: &SearchOptions) {
             }
         }
     }
-    results.sort_by(|x, y| {
-        (y.0.recall_at_5, y.0.mrr_at_10)
-            .partial_cmp(&(x.0.recall_at_5, x.0.mrr_at_10))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    best_first(&mut results);
     println!(
         "tune: {} settings on half A; best by recall@5 on A, then their half B:",
         results.len()

@@ -537,15 +537,24 @@ mod tests {
 
     #[test]
     fn literal_patterns_select_names_paths_and_folders() {
-        assert!(pattern_selects("python", "python.md"));
-        assert!(pattern_selects("python", "lang/python.instructions.md"));
-        assert!(pattern_selects("Python", "python.md"));
-        assert!(!pattern_selects("python", "pythonic.md"));
-        assert!(pattern_selects("api", "api/v1.md"));
-        assert!(pattern_selects("api/v1", "api/v1.md"));
-        assert!(!pattern_selects("api/v1", "other/api/v1.md"));
-        assert!(pattern_selects("*.prompt.md", "deep/x.prompt.md"));
-        assert!(pattern_selects("api/*.md", "api/a.md"));
-        assert!(!pattern_selects("api/*.md", "api/x/a.md"));
+        // (pattern, path, whether the pattern selects the path)
+        for (pattern, path, expected) in [
+            ("python", "python.md", true),
+            ("python", "lang/python.instructions.md", true),
+            ("Python", "python.md", true),
+            ("python", "pythonic.md", false),
+            ("api", "api/v1.md", true),
+            ("api/v1", "api/v1.md", true),
+            ("api/v1", "other/api/v1.md", false),
+            ("*.prompt.md", "deep/x.prompt.md", true),
+            ("api/*.md", "api/a.md", true),
+            ("api/*.md", "api/x/a.md", false),
+        ] {
+            assert_eq!(
+                pattern_selects(pattern, path),
+                expected,
+                "{pattern} ~ {path}"
+            );
+        }
     }
 }

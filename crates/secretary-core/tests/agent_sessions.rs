@@ -10,10 +10,14 @@
 //! under `CI=true`, where they fail (`common::shared_fixtures`).
 
 mod common;
+#[path = "common/session_files.rs"]
+mod session_files;
+
+use session_files::assert_diagnostic;
 
 use secretary_core::session::{
-    parse, parse_as, response_details, DialogSource, DialogStatus, FileMeta, ReadPlan,
-    RequestStatus, SessionFormat, SessionStore,
+    parse, parse_as, response_details, DialogSource, DialogStatus, ReadPlan, RequestStatus,
+    SessionFormat, SessionStore,
 };
 use serde_json::Value;
 
@@ -204,10 +208,7 @@ fn agent_logs_follow_appends() {
         while bytes[cut - 1] == b'\n' {
             cut += 1;
         }
-        let meta = |size: usize| FileMeta {
-            size: size as u64,
-            mtime_ms: size as f64,
-        };
+        let meta = |size: usize| session_files::meta(size, size as f64);
         store
             .apply(&placed, None, meta(cut), 0, &bytes[..cut])
             .unwrap();
@@ -260,13 +261,7 @@ fn claude_code_synthetic_lines() {
     assert_eq!(d.requests[0].status, RequestStatus::Complete);
     assert_eq!(d.requests[1].status, RequestStatus::InProgress);
     assert_eq!(d.requests[0].model_id.as_deref(), Some("claude-x"));
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|m| m.contains("unknown type `brand-new-kind`")),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |m| m.contains("unknown type `brand-new-kind`"));
     assert!(d.diagnostics.iter().any(|m| m.contains("line 11")));
     let details = response_details("/h/.claude/projects/-w/s1.jsonl", log.as_bytes(), 1).unwrap();
     assert_eq!(details.markdown, "Looking.");
@@ -364,10 +359,7 @@ fn store_sources_current_and_find() {
     ]
     .join("\n");
     let mut store = SessionStore::new();
-    let meta = |n: usize| FileMeta {
-        size: n as u64,
-        mtime_ms: 1.0,
-    };
+    let meta = |n: usize| session_files::meta(n, 1.0);
     store
         .apply(
             "/u/ws/chatSessions/v1.json",
@@ -432,10 +424,7 @@ fn timing_whole_read_versus_one_appended_line() {
         bytes.extend_from_slice(&sample);
     }
     let path = "/h/.claude/projects/-w/big.jsonl";
-    let meta = |n: usize| FileMeta {
-        size: n as u64,
-        mtime_ms: n as f64,
-    };
+    let meta = |n: usize| session_files::meta(n, n as f64);
     let mut store = SessionStore::new();
     let start = std::time::Instant::now();
     store
@@ -791,10 +780,7 @@ fn cline_task_rewritten_in_place() {
     let mut store = SessionStore::new();
     let first =
         serde_json::json!([{"ts": 1, "type": "say", "say": "task", "text": "one"}]).to_string();
-    let meta = |size: usize, mtime: f64| FileMeta {
-        size: size as u64,
-        mtime_ms: mtime,
-    };
+    let meta = |size: usize, mtime: f64| session_files::meta(size, mtime);
     store
         .apply(
             CLINE_TASK,
@@ -903,10 +889,7 @@ fn continue_session_file() {
 
     // The store: the file's time stands for the last activity (the messages have none).
     let mut store = SessionStore::new();
-    let meta = FileMeta {
-        size: session.len() as u64,
-        mtime_ms: 1_790_852_400_000.0,
-    };
+    let meta = session_files::meta(session.len(), 1_790_852_400_000.0);
     store
         .apply(path, None, meta, 0, session.as_bytes())
         .unwrap();

@@ -2,22 +2,29 @@
 //! copy over the saved file only when that copy is provably the caller's, and say which rule
 //! chose the dialog. Never another dialog's words.
 
+#[path = "common/json.rs"]
+mod json;
+
+#[path = "common/session_files.rs"]
+mod session_files;
+
+use json::str_at;
 use secretary_core::registry::invoke;
 use secretary_core::session::live::{Caller, LiveCopy};
-use secretary_core::session::{FileMeta, SessionStore};
+use secretary_core::session::SessionStore;
 use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
+use session_files::{answered_request, put};
 
 const WS: &str = "file:///work/app";
 
 fn request(id: &str, ts: i64, text: &str, state: i64) -> Value {
-    json!({
-        "requestId": id,
-        "timestamp": ts,
-        "message": { "text": text, "parts": [] },
-        "response": if state == 1 { json!([{ "value": "answer" }]) } else { json!([]) },
-        "modelState": { "value": state }
-    })
+    let mut request = answered_request(id, ts, text);
+    if state != 1 {
+        request["response"] = json!([]);
+    }
+    request["modelState"] = json!({ "value": state });
+    request
 }
 
 fn session(id: &str, requests: Vec<Value>) -> Vec<u8> {
@@ -51,11 +58,7 @@ fn store() -> SessionStore {
             session("b", vec![request("b1", 9_000, "First words of B", 1)]),
         ),
     ] {
-        let meta = FileMeta {
-            size: bytes.len() as u64,
-            mtime_ms: 1.0,
-        };
-        store.apply(path, Some(WS), meta, 0, &bytes).unwrap();
+        put(&mut store, path, Some(WS), &bytes);
     }
     store
 }
@@ -69,6 +72,22 @@ fn call(
 ) -> Value {
     let ctx = ToolContext::new(Some(store), Some(WS)).with_caller(caller, live);
     invoke(tool, &args, &ctx).to_value()
+}
+
+/// `call` by the local chat `id`, with the live copy the host has (or `None`).
+fn call_as(
+    store: &SessionStore,
+    id: &str,
+    live: Option<&LiveCopy>,
+    tool: &str,
+    args: Value,
+) -> Value {
+    call(store, tool, args, Some(&local(id)), live)
+}
+
+/// `call` with no calling chat (no token: the most recent dialog answers).
+fn call_without_caller(store: &SessionStore, tool: &str, args: Value) -> Value {
+    call(store, tool, args, None, None)
 }
 
 fn local(id: &str) -> Caller {
@@ -90,23 +109,11 @@ fn without_a_token_the_most_recent_dialog_answers_and_says_so() {
 fn a_calling_chat_asks_the_host_for_its_live_copy_when_the_saved_copy_lacks_the_request() {
     let store = store();
     // A has two saved requests: the third can only be in the live chat.
-    let out = call(
-        &store,
-        "get_request",
-        json!({"index": 3}),
-        Some(&local("a")),
-        None,
-    );
+    let out = call_as(&store, "a", None, "get_request", json!({"index": 3}));
     assert_eq!(out["success"], false);
     assert_eq!(out["error_type"], "live_pending");
     // So can anything of a chat with nothing saved.
-    let out = call(
-        &store,
-        "get_first_request",
-        json!({}),
-        Some(&local("c")),
-        None,
-    );
+    let out = call_as(&store, "c", None, "get_first_request", json!({}));
     assert_eq!(out["error_type"], "live_pending");
 }
 
@@ -144,25 +151,13 @@ fn the_caller_not_the_most_recent_dialog_answers_with_its_unsaved_request() {
         // The running request: VS Code's export writes it as cancelled, with no response.
         request("a3", 3_000, "Third of A, sent a moment ago", 2),
     ]));
-    let first = call(
-        &store,
-        "get_first_request",
-        json!({}),
-        Some(&local("a")),
-        Some(&live),
-    );
+    let first = call_as(&store, "a", Some(&live), "get_first_request", json!({}));
     assert_eq!(first["sessionId"], "a");
     assert_eq!(first["firstRequest"], "First words of A");
     assert_eq!(first["requestsCount"], 3);
     assert_eq!(first["dialogFrom"], "caller");
     assert_eq!(first["live"], true);
-    let third = call(
-        &store,
-        "get_request",
-        json!({"index": 3}),
-        Some(&local("a")),
-        Some(&live),
-    );
+    let third = call_as(&store, "a", Some(&live), "get_request", json!({"index": 3}));
     assert_eq!(third["request"], "Third of A, sent a moment ago");
     assert_eq!(third["totalRequests"], 3);
 }
@@ -175,13 +170,7 @@ fn another_chats_live_copy_is_refused_and_the_saved_copy_answers() {
         request("b1", 9_000, "First words of B", 1),
         request("b2", 9_500, "B running", 2),
     ]));
-    let out = call(
-        &store,
-        "get_request",
-        json!({"index": 1}),
-        Some(&local("a")),
-        Some(&live),
-    );
+    let out = call_as(&store, "a", Some(&live), "get_request", json!({"index": 1}));
     assert_eq!(out["sessionId"], "a");
     assert_eq!(out["request"], "First words of A");
     assert_eq!(out["totalRequests"], 2);
@@ -220,11 +209,7 @@ fn two_new_chats_at_once_get_an_uncertain_answer_never_the_other_ones_words() {
     // e2e run met it when C's empty file was written before its first request was sent).
     let mut store = store;
     let empty = session("c", vec![]);
-    let meta = FileMeta {
-        size: empty.len() as u64,
-        mtime_ms: 1.0,
-    };
-    store.apply("/s/c.json", Some(WS), meta, 0, &empty).unwrap();
+    put(&mut store, "/s/c.json", Some(WS), &empty);
     for (tool, args) in [
         ("get_first_request", json!({})),
         ("get_request", json!({"index": 1})),
@@ -235,17 +220,13 @@ fn two_new_chats_at_once_get_an_uncertain_answer_never_the_other_ones_words() {
     }
     // Once VS Code has saved C, C's copy extends the saved file: exact, and live.
     let bytes = session("c", vec![request("c1", 10_000, "C's first words", 2)]);
-    let meta = FileMeta {
-        size: bytes.len() as u64,
-        mtime_ms: 1.0,
-    };
-    store.apply("/s/c.json", Some(WS), meta, 0, &bytes).unwrap();
-    let out = call(
+    put(&mut store, "/s/c.json", Some(WS), &bytes);
+    let out = call_as(
         &store,
+        "c",
+        Some(&focused_is_c),
         "get_request",
         json!({"index": 1}),
-        Some(&local("c")),
-        Some(&focused_is_c),
     );
     assert_eq!(out["request"], "C's first words");
     assert_eq!(out["live"], true);
@@ -259,28 +240,13 @@ fn a_new_chat_never_gets_a_known_dialogs_words() {
         request("b1", 9_000, "First words of B", 1),
         request("b2", 9_500, "B running", 2),
     ]));
-    let out = call(
-        &store,
-        "get_first_request",
-        json!({}),
-        Some(&local("c")),
-        Some(&known),
-    );
+    let out = call_as(&store, "c", Some(&known), "get_first_request", json!({}));
     assert_eq!(out["success"], false);
     assert_eq!(out["error_type"], "caller_not_found");
-    assert!(out["error"]
-        .as_str()
-        .unwrap()
-        .contains("another dialog (b)"));
+    assert!(str_at(&out, "error").contains("another dialog (b)"));
     // An unknown chat, idle or not, proves nothing either: uncertain, its words never given.
     let idle = LiveCopy::Export(export(vec![request("d1", 9_000, "Idle chat", 1)]));
-    let out = call(
-        &store,
-        "get_first_request",
-        json!({}),
-        Some(&local("c")),
-        Some(&idle),
-    );
+    let out = call_as(&store, "c", Some(&idle), "get_first_request", json!({}));
     assert_eq!(out["error_type"], "caller_uncertain");
     assert!(!out.to_string().contains("Idle chat"));
 }
@@ -297,37 +263,22 @@ fn bad_live_copies_give_a_clear_answer_never_a_panic() {
         vec![0xff; 64],
     ] {
         let live = LiveCopy::Export(bytes.clone());
-        let out = call(
-            &store,
-            "get_first_request",
-            json!({}),
-            Some(&local("a")),
-            Some(&live),
-        );
+        let out = call_as(&store, "a", Some(&live), "get_first_request", json!({}));
         assert_eq!(out["sessionId"], "a", "{bytes:?}: {out}");
         assert_eq!(out["live"], false);
-        let out = call(
-            &store,
-            "get_first_request",
-            json!({}),
-            Some(&local("zz")),
-            Some(&live),
-        );
+        let out = call_as(&store, "zz", Some(&live), "get_first_request", json!({}));
         assert_eq!(out["error_type"], "caller_not_found", "{out}");
     }
     let unavailable = LiveCopy::Unavailable("VS Code wrote no live copy within 2000 ms".into());
-    let out = call(
+    let out = call_as(
         &store,
+        "a",
+        Some(&unavailable),
         "get_first_request",
         json!({}),
-        Some(&local("a")),
-        Some(&unavailable),
     );
     assert_eq!(out["live"], false);
-    assert!(out["behind"]
-        .as_str()
-        .unwrap()
-        .contains("VS Code wrote no live copy"));
+    assert!(str_at(&out, "behind").contains("VS Code wrote no live copy"));
 }
 
 #[test]
@@ -367,23 +318,23 @@ fn other_agents_chats_and_unreadable_tokens_are_said_plainly() {
 #[test]
 fn a_session_id_argument_wins_over_the_caller() {
     let store = store();
-    let out = call(
+    let out = call_as(
         &store,
+        "a",
+        None,
         "get_first_request",
         json!({"sessionId": "b"}),
-        Some(&local("a")),
-        None,
     );
     assert_eq!(out["sessionId"], "b");
     assert_eq!(out["dialogFrom"], "argument");
     // Naming the caller's own session is the caller's rule (with its live copy when the saved
     // copy lacks the request).
-    let out = call(
+    let out = call_as(
         &store,
+        "a",
+        None,
         "get_request",
         json!({"sessionId": "a", "index": 3}),
-        Some(&local("a")),
-        None,
     );
     assert_eq!(out["error_type"], "live_pending");
 }
@@ -420,11 +371,7 @@ fn agent_store() -> SessionStore {
     ] {
         let bytes = log(id, ts, text);
         let path = format!("/h/.copilot/session-state/{id}/events.jsonl");
-        let meta = FileMeta {
-            size: bytes.len() as u64,
-            mtime_ms: 1.0,
-        };
-        store.apply(&path, None, meta, 0, bytes.as_bytes()).unwrap();
+        put(&mut store, &path, None, bytes.as_bytes());
     }
     store
 }
@@ -442,10 +389,7 @@ fn an_agent_session_that_says_who_it_is_gets_its_own_words() {
     assert_eq!(out["firstRequest"], "words of two");
     assert_eq!(out["dialogFrom"], "mostRecent");
     assert!(
-        out["chosenBy"]
-            .as_str()
-            .unwrap()
-            .contains("most recently active"),
+        str_at(&out, "chosenBy").contains("most recently active"),
         "{out}"
     );
 }
@@ -543,13 +487,7 @@ fn a_long_request_comes_in_parts() {
     let text: String = "é".repeat(45_000) + "END";
     let mut store = SessionStore::new();
     let bytes = session("long", vec![request("l1", 1_000, &text, 1)]);
-    let meta = FileMeta {
-        size: bytes.len() as u64,
-        mtime_ms: 1.0,
-    };
-    store
-        .apply("/s/long.json", Some(WS), meta, 0, &bytes)
-        .unwrap();
+    put(&mut store, "/s/long.json", Some(WS), &bytes);
     let first = call(&store, "get_request", json!({"index": 1}), None, None);
     assert_eq!(first["request"].as_str().unwrap().chars().count(), 20_000);
     assert_eq!(first["length"], 45_003);
@@ -558,54 +496,29 @@ fn a_long_request_comes_in_parts() {
     let mut whole = String::new();
     let mut offset = json!(0);
     while !offset.is_null() {
-        let part = call(
-            &store,
-            "get_request",
-            json!({"index": 1, "offset": offset}),
-            None,
-            None,
-        );
+        let part =
+            call_without_caller(&store, "get_request", json!({"index": 1, "offset": offset}));
         whole.push_str(part["request"].as_str().unwrap());
         offset = part["nextOffset"].clone();
     }
     assert_eq!(whole, text);
-    let all = call(
+    let all = call_without_caller(
         &store,
         "get_request",
         json!({"index": 1, "maxChars": 100_000}),
-        None,
-        None,
     );
     assert_eq!(all["request"], text.as_str());
     assert!(
         all.get("nextOffset").is_none(),
         "a whole request has no parts: {all}"
     );
-    let past = call(
-        &store,
-        "get_request",
-        json!({"index": 1, "offset": 45_004}),
-        None,
-        None,
-    );
+    let past = call_without_caller(&store, "get_request", json!({"index": 1, "offset": 45_004}));
     assert_eq!(
         past["error"],
         "Offset 45004 is past the end of the request (45003 characters)"
     );
-    let zero = call(
-        &store,
-        "get_request",
-        json!({"index": 1, "maxChars": 0}),
-        None,
-        None,
-    );
+    let zero = call_without_caller(&store, "get_request", json!({"index": 1, "maxChars": 0}));
     assert_eq!(zero["error"], "maxChars must be 1 or greater");
-    let negative = call(
-        &store,
-        "get_request",
-        json!({"index": 1, "offset": -1}),
-        None,
-        None,
-    );
+    let negative = call_without_caller(&store, "get_request", json!({"index": 1, "offset": -1}));
     assert_eq!(negative["success"], false);
 }

@@ -1,6 +1,10 @@
 //! `get_changed_files` with a fake `git status`: parsing porcelain v1 `-z`, the groups and their
 //! text, the filter, where the repository may be, and deferred gating.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::str_at;
 use secretary_core::git::{format, parse, Filter};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::invoke;
@@ -78,10 +82,7 @@ fn the_tool_formats_and_filters() {
     let all = call(&host, json!({}));
     assert_eq!(all["success"], true, "{all}");
     assert_eq!(all["repositoryPath"], ".");
-    assert!(all["text"]
-        .as_str()
-        .unwrap()
-        .starts_with("Staged files:\n- modified: both.rs"));
+    assert!(str_at(&all, "text").starts_with("Staged files:\n- modified: both.rs"));
     assert_eq!(all["staged"].as_array().unwrap().len(), 4);
     assert_eq!(
         all["staged"][2],
@@ -98,10 +99,7 @@ fn the_tool_formats_and_filters() {
 
     let bad = call(&host, json!({"sourceControlState": "merged"}));
     assert!(
-        bad["error"]
-            .as_str()
-            .unwrap()
-            .contains("expected one of `all`, `staged`, `unstaged`, `untracked`"),
+        str_at(&bad, "error").contains("expected one of `all`, `staged`, `unstaged`, `untracked`"),
         "{bad}"
     );
     let not_repo = call(&host, json!({"repositoryPath": "docs"}));
@@ -130,17 +128,11 @@ fn the_repository_must_lie_inside_the_workspace() {
             refused["error_type"], "path_refused",
             "{outside}: {refused}"
         );
-        assert!(refused["error"]
-            .as_str()
-            .unwrap()
-            .contains("must lie inside the workspace folder"));
+        assert!(str_at(&refused, "error").contains("must lie inside the workspace folder"));
     }
     // Absolute paths need the host's folder: without it they are refused, with it resolved.
     let unknown = call(&host, json!({"repositoryPath": "/home/me/proj/sub/repo"}));
-    assert!(unknown["error"]
-        .as_str()
-        .unwrap()
-        .contains("pass a path relative to it"));
+    assert!(str_at(&unknown, "error").contains("pass a path relative to it"));
     host.set_root(Area::Workspace, "/home/me/proj");
     for inside in [
         "/home/me/proj/sub/repo",

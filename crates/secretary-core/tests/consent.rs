@@ -1,5 +1,9 @@
 //! Explicit consent for destructive tools, and the example tools that demonstrate it.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::{answer, assert_has, named, str_at, strs};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::{invoke, language_model_tools, listing, listing_for};
 use secretary_core::toolkit::{description, ToolContext};
@@ -84,16 +88,10 @@ fn a_destructive_tool_runs_only_with_the_exact_literal() {
         assert_eq!(refused["success"], false, "{args}");
         assert_eq!(refused["error_type"], "consent_required");
         let error = refused["error"].as_str().unwrap();
-        assert!(
-            error.contains("`confirm` must be exactly \"RESET_EXAMPLES\""),
-            "{error}"
-        );
+        assert_has(error, "`confirm` must be exactly \"RESET_EXAMPLES\"");
         assert!(error.contains("cannot be undone"), "{error}");
         assert!(
-            refused["instruction"]
-                .as_str()
-                .unwrap()
-                .contains("Ask the user"),
+            str_at(&refused, "instruction").contains("Ask the user"),
             "{refused}"
         );
         assert!(
@@ -142,26 +140,13 @@ fn example_tools_exist_only_when_included() {
     );
     assert_eq!(bare.to_value()["persisted"], false);
 
-    let names = |value: Value| -> Vec<String> {
-        value
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let names = |value: Value| strs(&value, "name");
     assert!(!names(listing()).iter().any(|n| n.starts_with("example_")));
     let with = names(listing_for(true));
     assert!(
         with.contains(&"example_echo".to_string()) && with.contains(&"example_reset".to_string())
     );
-    let entry = listing_for(true)
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "example_reset")
-        .cloned()
-        .unwrap();
+    let entry = named(&listing_for(true), "example_reset").clone();
     assert_eq!(entry["example"], true);
     assert_eq!(entry["consent"]["value"], "RESET_EXAMPLES");
     // VS Code needs every tool in the manifest: example tools are contributed behind the setting.
@@ -193,17 +178,12 @@ fn example_tools_are_not_discoverable_but_callable_when_included() {
     let hidden = ToolContext::new(None, None)
         .with_host(&host)
         .with_catalog(&catalog);
-    let result = invoke(
-        "chat_secretary_example_echo",
-        &json!({"text": "x"}),
-        &hidden,
-    )
-    .to_value();
+    let result = answer(&hidden, "chat_secretary_example_echo", json!({"text": "x"}));
     assert_eq!(result["error_type"], "not_found");
     let shown = hidden.with_examples(true);
-    let result = invoke("chat_secretary_example_echo", &json!({"text": "x"}), &shown).to_value();
+    let result = answer(&shown, "chat_secretary_example_echo", json!({"text": "x"}));
     assert_eq!(result["echo"], "x");
     // Consent holds on the catalog path too.
-    let refused = invoke("chat_secretary_example_reset", &json!({}), &shown).to_value();
+    let refused = answer(&shown, "chat_secretary_example_reset", json!({}));
     assert_eq!(refused["error_type"], "consent_required");
 }

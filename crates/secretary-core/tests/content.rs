@@ -1,6 +1,10 @@
 //! Content retrieval: the expression grammar, categories from the setting, glob selection,
 //! aggregation in order, the size cap, and the refusals.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::{call_bare, str_at, strs};
 use secretary_core::content::{self, parse, Item, MAX_CHARS, SETTING};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::invoke;
@@ -112,12 +116,7 @@ fn get(host: &MemoryHost, args: Value) -> Value {
 }
 
 fn paths(result: &Value) -> Vec<String> {
-    result["documents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["path"].as_str().unwrap().to_string())
-        .collect()
+    strs(&result["documents"], "path")
 }
 
 #[test]
@@ -148,22 +147,20 @@ fn default_categories_select_by_their_globs() {
 #[test]
 fn patterns_select_within_a_category_and_lists_aggregate_in_order() {
     let host = workspace();
-    assert_eq!(
-        paths(&get(&host, json!({"expression": "instructions/python"}))),
-        [".github/instructions/python.instructions.md"]
-    );
-    assert_eq!(
-        paths(&get(&host, json!({"expression": "docs/api"}))),
-        ["docs/api.md", "docs/api/v1.md"]
-    );
-    assert_eq!(
-        paths(&get(&host, json!({"expression": "docs/guides/*.md"}))),
-        ["docs/guides/setup.md"]
-    );
-    assert_eq!(
-        paths(&get(&host, json!({"expression": "docs/setup+v1"}))),
-        ["docs/api/v1.md", "docs/guides/setup.md"]
-    );
+    // (expression, the paths it selects, in order)
+    let cases: [(&str, &[&str]); 4] = [
+        (
+            "instructions/python",
+            &[".github/instructions/python.instructions.md"],
+        ),
+        ("docs/api", &["docs/api.md", "docs/api/v1.md"]),
+        ("docs/guides/*.md", &["docs/guides/setup.md"]),
+        ("docs/setup+v1", &["docs/api/v1.md", "docs/guides/setup.md"]),
+    ];
+    for (expression, expected) in cases {
+        let got = paths(&get(&host, json!({ "expression": expression })));
+        assert_eq!(got, expected, "{expression}");
+    }
     let list = get(
         &host,
         json!({"expression": "prompts,instructions/rust,docs/api,instructions/rust"}),
@@ -191,10 +188,7 @@ fn patterns_select_within_a_category_and_lists_aggregate_in_order() {
     assert_eq!(none["unmatched"], json!(["instructions/go"]));
     let nothing = get(&host, json!({"expression": "instructions/go"}));
     assert_eq!(nothing["documents"], json!([]));
-    assert!(nothing["message"]
-        .as_str()
-        .unwrap()
-        .contains("No documents matched"));
+    assert!(str_at(&nothing, "message").contains("No documents matched"));
 }
 
 #[test]
@@ -215,9 +209,7 @@ fn categories_come_from_the_setting() {
     );
     let unknown = get(&host, json!({"expression": "instructions"}));
     assert_eq!(unknown["error_type"], "not_found");
-    assert!(unknown["error"]
-        .as_str()
-        .unwrap()
+    assert!(str_at(&unknown, "error")
         .contains("Unknown content category \"instructions\". Known categories: everything, lang"));
     assert!(
         paths(&get(&host, json!({"expression": "everything/secrets"})))
@@ -247,10 +239,7 @@ fn escapes_and_bad_arguments_are_refused_before_any_read() {
         let result = get(&host, args.clone());
         assert_eq!(result["success"], false, "{args}");
         assert!(
-            result["error"]
-                .as_str()
-                .unwrap()
-                .contains("escapes the category folder"),
+            str_at(&result, "error").contains("escapes the category folder"),
             "{result}"
         );
     }
@@ -269,17 +258,9 @@ fn escapes_and_bad_arguments_are_refused_before_any_read() {
         .unwrap()
         .contains("category name alone"));
     let unknown = get(&host, json!({"expression": "docs,nope"}));
-    assert!(unknown["error"]
-        .as_str()
-        .unwrap()
-        .contains("Unknown content category \"nope\""));
+    assert!(str_at(&unknown, "error").contains("Unknown content category \"nope\""));
     // Without a host or a workspace folder.
-    let bare = invoke(
-        "get_content",
-        &json!({"expression": "docs"}),
-        &ToolContext::new(None, None),
-    )
-    .to_value();
+    let bare = call_bare("get_content", json!({"expression": "docs"}));
     assert_eq!(bare["error_type"], "host_unavailable");
     let empty = MemoryHost::new().without_area(Area::Workspace);
     assert!(get(&empty, json!({"expression": "docs"}))["error"]

@@ -1,22 +1,27 @@
 //! The dialog tools' contract, field by field: every success shape and every error text of
 //! `get_first_request`, `get_request`, `list_dialogs` and `search_requests`.
 
+#[path = "common/json.rs"]
+mod json;
+
+#[path = "common/session_files.rs"]
+mod session_files;
+
+use json::{pairs, strs};
 use secretary_core::registry::invoke;
-use secretary_core::session::{FileMeta, SessionStore};
+use secretary_core::session::SessionStore;
 use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Value};
+use session_files::{answered_request, put};
 
 const WS: &str = "file:///work/app";
 const OTHER_WS: &str = "file:///work/other";
 
+/// An answered request whose model state is 1 (complete).
 fn request(id: &str, ts: i64, text: &str) -> Value {
-    json!({
-        "requestId": id,
-        "timestamp": ts,
-        "message": { "text": text, "parts": [] },
-        "response": [{ "value": "answer" }],
-        "modelState": { "value": 1 }
-    })
+    let mut request = answered_request(id, ts, text);
+    request["modelState"] = json!({ "value": 1 });
+    request
 }
 
 fn session(id: &str, created: i64, requests: Vec<Value>) -> Vec<u8> {
@@ -30,13 +35,7 @@ fn session(id: &str, created: i64, requests: Vec<Value>) -> Vec<u8> {
 }
 
 fn add(store: &mut SessionStore, path: &str, workspace: &str, bytes: &[u8]) {
-    let meta = FileMeta {
-        size: bytes.len() as u64,
-        mtime_ms: 1.0,
-    };
-    store
-        .apply(path, Some(workspace), meta, 0, bytes)
-        .expect("valid session");
+    put(store, path, Some(workspace), bytes);
 }
 
 /// Two dialogs in the workspace (`new` more recent than `old`), one elsewhere, one empty.
@@ -270,12 +269,7 @@ fn a_removed_file_makes_the_session_unavailable() {
 fn list_dialogs_is_scoped_and_newest_first() {
     let store = store();
     let result = call(&store, "list_dialogs", json!({}));
-    let ids: Vec<&str> = result["dialogs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["sessionId"].as_str().unwrap())
-        .collect();
+    let ids = strs(&result["dialogs"], "sessionId");
     assert_eq!(ids, ["new", "old", "empty"]);
     assert_eq!(result["total"], 3);
     let first = &result["dialogs"][0];
@@ -436,17 +430,7 @@ fn search_requests_reads_dates_in_the_query() {
         "search_requests",
         json!({"query": "what did I ask in 1970"}),
     );
-    let found: Vec<(String, u64)> = year["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["sessionId"].as_str().unwrap().to_string(),
-                r["index"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let found = pairs(&year["results"], "sessionId", "index");
     assert_eq!(
         found,
         [("old".to_string(), 2), ("old".to_string(), 1)],
@@ -522,11 +506,6 @@ fn recent_dialogs_break_ties_by_session_id() {
     assert_eq!(ids(Some(WS)), ["mm", "aa", "zz"]);
     assert_eq!(ids(None), ["other", "mm", "aa", "zz"]);
     let listed = call(&store, "list_dialogs", json!({}));
-    let listed: Vec<&str> = listed["dialogs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["sessionId"].as_str().unwrap())
-        .collect();
+    let listed = strs(&listed["dialogs"], "sessionId");
     assert_eq!(listed, ["mm", "aa", "zz"]);
 }

@@ -1,6 +1,10 @@
 //! Project and global flags through the tools, over the in-memory host: resolution (project over
 //! global), validation, atomic writes and what a crash or a damaged file leaves.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::{assert_has, str_at};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::invoke;
 use secretary_core::toolkit::ToolContext;
@@ -43,10 +47,7 @@ fn project_value_overrides_global_which_is_the_default() {
         json!({"name": "strictMode", "value": true}),
     );
     assert!(
-        set["message"]
-            .as_str()
-            .unwrap()
-            .contains("Overrides the global value false"),
+        str_at(&set, "message").contains("Overrides the global value false"),
         "{set}"
     );
     let got = ok(&host, "get_project_flag", json!({"name": "strictMode"}));
@@ -79,10 +80,7 @@ fn project_value_overrides_global_which_is_the_default() {
     // Deleting the project value lets the global one apply again.
     let deleted = ok(&host, "delete_project_flag", json!({"name": "strictMode"}));
     assert_eq!(deleted["removed"], true);
-    assert!(deleted["message"]
-        .as_str()
-        .unwrap()
-        .contains("global value false applies again"));
+    assert!(str_at(&deleted, "message").contains("global value false applies again"));
     let got = ok(&host, "get_project_flag", json!({"name": "strictMode"}));
     assert_eq!(got["source"], "global");
 }
@@ -146,10 +144,7 @@ fn names_and_values_are_validated() {
         let result = call(&host, "set_project_flag", json!({"name": name, "value": 1}));
         assert_eq!(result["success"], false, "{name}");
         assert!(
-            result["error"]
-                .as_str()
-                .unwrap()
-                .starts_with("Invalid flag name"),
+            str_at(&result, "error").starts_with("Invalid flag name"),
             "{result}"
         );
     }
@@ -160,19 +155,13 @@ fn names_and_values_are_validated() {
             json!({"name": "x", "value": value}),
         );
         assert!(
-            result["error"]
-                .as_str()
-                .unwrap()
-                .contains("string, number, boolean or null"),
+            str_at(&result, "error").contains("string, number, boolean or null"),
             "{result}"
         );
     }
     let missing = call(&host, "set_feature_flag", json!({"name": "x"}));
     assert!(
-        missing["error"]
-            .as_str()
-            .unwrap()
-            .contains("missing field `value`"),
+        str_at(&missing, "error").contains("missing field `value`"),
         "{missing}"
     );
     assert_eq!(host.writes(), 0);
@@ -191,10 +180,7 @@ fn without_a_host_or_a_workspace_the_tools_say_so() {
     let host = MemoryHost::new().without_area(Area::WorkspaceState);
     let result = call(&host, "set_project_flag", json!({"name": "x", "value": 1}));
     assert!(
-        result["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("Project flags need a workspace"),
+        str_at(&result, "error").starts_with("Project flags need a workspace"),
         "{result}"
     );
     ok(&host, "set_feature_flag", json!({"name": "x", "value": 1}));
@@ -252,10 +238,7 @@ fn a_damaged_file_is_reported_and_never_overwritten() {
         let result = call(&host, tool, args);
         assert_eq!(result["error_type"], "storage_damaged", "{tool}: {result}");
         let error = result["error"].as_str().unwrap();
-        assert!(
-            error.contains("globalState/flags.json is damaged"),
-            "{error}"
-        );
+        assert_has(error, "globalState/flags.json is damaged");
         assert!(error.contains("fix the JSON or delete the file"), "{error}");
     }
     assert_eq!(

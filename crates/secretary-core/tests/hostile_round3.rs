@@ -6,9 +6,13 @@
 #[path = "common/mutation_log.rs"]
 mod mutation_log;
 
+#[path = "common/session_files.rs"]
+mod session_files;
+
 use mutation_log::{initial, lines, req};
-use secretary_core::session::{parse, parse_with_visitors, FileMeta, SessionStore, MAX_REQUESTS};
+use secretary_core::session::{parse, parse_with_visitors, SessionStore, MAX_REQUESTS};
 use serde_json::json;
+use session_files::{assert_diagnostic, put};
 
 fn push(text: &str) -> String {
     format!(
@@ -73,20 +77,8 @@ fn an_unreadable_request_line_keeps_its_place_and_says_so() {
         let d = parse("x.jsonl", log.as_bytes()).unwrap();
         assert_eq!(texts(&d), ["one", "", "three"], "{broken}");
         assert_eq!(d.requests[2].index, 3);
-        assert!(
-            d.diagnostics
-                .iter()
-                .any(|n| n.starts_with("line 2 skipped")),
-            "{:?}",
-            d.diagnostics
-        );
-        assert!(
-            d.diagnostics
-                .iter()
-                .any(|n| n.contains("request 2 could not be read")),
-            "{:?}",
-            d.diagnostics
-        );
+        assert_diagnostic(&d, |n| n.starts_with("line 2 skipped"));
+        assert_diagnostic(&d, |n| n.contains("request 2 could not be read"));
     }
     // A skipped line that adds no request (a response edit) adds no placeholder.
     let log = format!(
@@ -107,10 +99,7 @@ fn a_placeholder_is_kept_across_appends_in_the_store() {
         lines(&[initial(vec![req("one")])]),
         push("two").replace("two", r"t\xo")
     );
-    let meta = |size: usize| FileMeta {
-        size: size as u64,
-        mtime_ms: size as f64,
-    };
+    let meta = |size: usize| session_files::meta(size, size as f64);
     store
         .apply("x.jsonl", None, meta(head.len()), 0, head.as_bytes())
         .unwrap();
@@ -147,22 +136,14 @@ fn a_log_of_more_requests_than_the_cap_stops_at_the_cap() {
         d.requests[MAX_REQUESTS - 1].text,
         format!("r{}", MAX_REQUESTS - 1)
     );
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|n| n.contains(&format!("cap of {MAX_REQUESTS} requests"))),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |n| {
+        n.contains(&format!("cap of {MAX_REQUESTS} requests"))
+    });
     // The log stops applying lines there (each line of another agent's log adds a request).
     let line = MAX_REQUESTS + 2;
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|n| n.contains(&format!("lines from {line} on are not read"))),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |n| {
+        n.contains(&format!("lines from {line} on are not read"))
+    });
 }
 
 #[test]
@@ -250,18 +231,7 @@ fn a_request_index_past_2_pow_53_is_refused_not_rounded() {
     use secretary_core::toolkit::ToolContext;
     let mut store = SessionStore::new();
     let log = lines(&[initial(vec![req("one")])]);
-    store
-        .apply(
-            "x.jsonl",
-            Some("ws"),
-            FileMeta {
-                size: log.len() as u64,
-                mtime_ms: 1.0,
-            },
-            0,
-            log.as_bytes(),
-        )
-        .unwrap();
+    put(&mut store, "x.jsonl", Some("ws"), log.as_bytes());
     let ctx = ToolContext::new(Some(&store), Some("ws"));
     for index in [
         json!(9_007_199_254_740_993_u64),

@@ -4,6 +4,10 @@
 //! the `maxChars` budget, the overview fallback, the Context7 fallback (pending fetch, answers,
 //! HTTP and network errors, the off switch, settings) and every error text.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::{answer, pairs, str_at, strs};
 use secretary_core::docs::{context7, local, sections};
 use secretary_core::host::{Area, HostError, HostErrorKind, HttpResponse, MemoryHost};
 use secretary_core::registry::invoke;
@@ -243,10 +247,7 @@ fn names_resolve_locally_with_their_versions() {
     );
     assert_eq!(result["libraries"][1]["match"], "scope");
     assert_eq!(result["libraries"][2]["match"], "prefix");
-    assert!(result["instruction"]
-        .as_str()
-        .unwrap()
-        .contains("/npm/playwright@1.48.0"));
+    assert!(str_at(&result, "instruction").contains("/npm/playwright@1.48.0"));
     // Case does not matter; no HTTP request was needed.
     assert_eq!(
         ids(&resolve(&host, "PlayWright"))[0],
@@ -329,17 +330,7 @@ fn sections_are_scored_with_the_heading_bonus() {
     assert_eq!(result["version"], "1.48.0");
     // "Writing tests" says "locator" three times: 3. "Locators" says it once (in its heading),
     // +2 because the heading has it: 3. Equal scores keep document order.
-    let picked: Vec<(String, u64)> = result["sections"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["heading"].as_str().unwrap().to_string(),
-                s["score"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let picked = pairs(&result["sections"], "heading", "score");
     assert_eq!(
         picked,
         [
@@ -438,10 +429,7 @@ fn max_chars_bounds_the_text() {
         json!({"libraryId": "/npm/playwright@1.48.0", "query": "locator", "maxChars": 30}),
     );
     assert_eq!(small["truncated"], true);
-    assert!(small["text"]
-        .as_str()
-        .unwrap()
-        .ends_with(sections::CUT_MARK));
+    assert!(str_at(&small, "text").ends_with(sections::CUT_MARK));
     let whole = docs(
         &host,
         json!({"libraryId": "/npm/playwright@1.48.0", "query": "locator"}),
@@ -465,12 +453,7 @@ fn no_match_gives_an_overview_of_the_first_sections() {
     );
     assert_eq!(result["success"], true, "{result}");
     assert_eq!(result["mode"], "overview");
-    let headings: Vec<&str> = result["sections"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["heading"].as_str().unwrap())
-        .collect();
+    let headings = strs(&result["sections"], "heading");
     assert_eq!(
         headings,
         [
@@ -482,9 +465,7 @@ fn no_match_gives_an_overview_of_the_first_sections() {
         ]
     );
     assert!(result["sections"][0].get("score").is_none());
-    assert!(result["message"]
-        .as_str()
-        .unwrap()
+    assert!(str_at(&result, "message")
         .contains("No section of /npm/playwright@1.48.0 mentions \"kubernetes\""));
     // No query at all: the same overview, without the message.
     let plain = docs(&host, json!({"libraryId": "/npm/playwright@1.48.0"}));
@@ -589,7 +570,7 @@ fn errors_say_what_is_wrong() {
     assert_eq!(empty["error_type"], "invalid_arguments");
     // Without a host: the shared "no file access" failure.
     let ctx = ToolContext::new(None, None);
-    let no_host = invoke("resolve_library_id", &json!({"libraryName": "pw"}), &ctx).to_value();
+    let no_host = answer(&ctx, "resolve_library_id", json!({"libraryName": "pw"}));
     assert_eq!(no_host["error_type"], "host_unavailable");
     // An empty window (no workspace) still has the bundled docs.
     let bare = MemoryHost::new().without_area(Area::Workspace);
@@ -648,21 +629,13 @@ fn context7_search_goes_through_a_pending_fetch() {
             {"libraryId": "/websites/nextjs", "name": "Next.js docs"}
         ])
     );
-    assert!(result["instruction"]
-        .as_str()
-        .unwrap()
-        .contains("/vercel/next.js"));
-    assert!(result["message"]
-        .as_str()
-        .unwrap()
-        .starts_with("No local library matches \"next.js\""));
+    assert!(str_at(&result, "instruction").contains("/vercel/next.js"));
+    assert!(str_at(&result, "message").starts_with("No local library matches \"next.js\""));
     // No results: not found, with the local libraries.
     host.set_http(SEARCH_URL_NEXT, ok(r#"{"results": []}"#));
     let none = resolve(&host, "next.js");
     assert_eq!(none["error_type"], "not_found");
-    assert!(none["error"]
-        .as_str()
-        .unwrap()
+    assert!(str_at(&none, "error")
         .starts_with("No library matches \"next.js\", locally or on Context7. Local libraries: "));
     // An answer that is not a search answer.
     host.set_http(SEARCH_URL_NEXT, ok("<html>"));
@@ -700,9 +673,7 @@ fn network_errors_answer_with_the_local_libraries() {
     let limited = resolve(&host, "next.js");
     assert_eq!(limited["error_type"], "context7_error");
     assert!(
-        limited["error"]
-            .as_str()
-            .unwrap()
+        str_at(&limited, "error")
             .contains("Context7 answered HTTP 429: Rate limited. Local libraries:"),
         "{limited}"
     );
@@ -728,12 +699,11 @@ fn network_errors_answer_with_the_local_libraries() {
     }
     let no_http = NoHttp(&offline);
     let ctx = ToolContext::new(None, None).with_host(&no_http);
-    let none = invoke(
-        "resolve_library_id",
-        &json!({"libraryName": "next.js"}),
+    let none = answer(
         &ctx,
-    )
-    .to_value();
+        "resolve_library_id",
+        json!({"libraryName": "next.js"}),
+    );
     assert_eq!(none["error_type"], "network_error", "{none}");
     assert!(none["error"].as_str().unwrap().contains("could not be reached: This host cannot make HTTP requests. No local libraries were found"), "{none}");
 }
@@ -750,9 +720,7 @@ fn the_context7_switch_and_settings() {
     ));
     let remote_off = docs(&host, json!({"libraryId": "/vercel/next.js"}));
     assert_eq!(remote_off["error_type"], "not_found");
-    assert!(remote_off["error"]
-        .as_str()
-        .unwrap()
+    assert!(str_at(&remote_off, "error")
         .starts_with("/vercel/next.js is not a local library, and the Context7 fallback is off"));
     assert!(host.http_requests().is_empty(), "no request when off");
 
@@ -801,10 +769,7 @@ fn context7_docs_for_remote_ids() {
     assert_eq!(result["libraryId"], "/vercel/next.js");
     assert_eq!(result["truncated"], true);
     assert!(result["text"].as_str().unwrap().chars().count() <= 100);
-    assert!(result["text"]
-        .as_str()
-        .unwrap()
-        .starts_with("### App Router"));
+    assert!(str_at(&result, "text").starts_with("### App Router"));
     // No query: the library's name is the question.
     docs(&host, json!({"libraryId": "/vercel/next.js"}));
     assert!(host
@@ -906,26 +871,23 @@ fn the_tools_are_deferred() {
     let ctx = ToolContext::new(None, None)
         .with_host(&host)
         .with_catalog(&catalog);
-    let before = invoke(
-        "chat_secretary_resolve_library_id",
-        &json!({"libraryName": "pw"}),
+    let before = answer(
         &ctx,
-    )
-    .to_value();
+        "chat_secretary_resolve_library_id",
+        json!({"libraryName": "pw"}),
+    );
     assert_eq!(before["error_type"], "not_loaded");
-    let loaded = invoke(
+    let loaded = answer(
+        &ctx,
         "chat_secretary_tool_load",
-        &json!({"names": ["chat_secretary_resolve_library_id", "chat_secretary_get_library_docs"]}),
-        &ctx,
-    )
-    .to_value();
+        json!({"names": ["chat_secretary_resolve_library_id", "chat_secretary_get_library_docs"]}),
+    );
     assert_eq!(loaded["success"], true, "{loaded}");
-    let after = invoke(
-        "chat_secretary_resolve_library_id",
-        &json!({"libraryName": "pw"}),
+    let after = answer(
         &ctx,
-    )
-    .to_value();
+        "chat_secretary_resolve_library_id",
+        json!({"libraryName": "pw"}),
+    );
     assert_eq!(after["success"], true, "{after}");
 }
 

@@ -1,6 +1,10 @@
 //! `memory` over the in-memory host: every command, every refused name, the size limits, the
 //! per-command consent of `delete`, and deferred gating through a catalog.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::{assert_has, call_bare, named, str_at};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::memory::{MAX_NOTES, MAX_NOTE_BYTES};
 use secretary_core::registry::{invoke, listing, lookup};
@@ -118,10 +122,7 @@ fn unicode_names_and_case_conflicts() {
     assert_eq!(conflict["error_type"], "conflict");
     assert!(error(&conflict).contains("\"Über Notizen.md\" already exists"));
     let wrong_case = call(&host, json!({"command": "read", "path": "über notizen"}));
-    assert!(wrong_case["instruction"]
-        .as_str()
-        .unwrap()
-        .contains("Did you mean \"Über Notizen.md\""));
+    assert!(str_at(&wrong_case, "instruction").contains("Did you mean \"Über Notizen.md\""));
     // A version number is not an extension.
     assert_eq!(
         ok(
@@ -290,10 +291,7 @@ fn delete_needs_the_exact_literal_and_the_other_commands_do_not() {
             "{text}"
         );
         assert!(text.contains("cannot be undone"), "{text}");
-        assert!(refused["instruction"]
-            .as_str()
-            .unwrap()
-            .contains("Ask the user"));
+        assert!(str_at(&refused, "instruction").contains("Ask the user"));
         assert!(host.text(Area::GlobalState, "memory/keep.md").is_some());
     }
     // The literal is not needed (nor harmful) for the other commands.
@@ -312,17 +310,8 @@ fn delete_needs_the_exact_literal_and_the_other_commands_do_not() {
         text.starts_with("REQUIRES EXPLICIT USER INSTRUCTION for `\"command\": \"delete\"`."),
         "{text}"
     );
-    assert!(
-        text.contains("pass `\"confirm\": \"DELETE_MEMORY\"`"),
-        "{text}"
-    );
-    let entry = listing()
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "memory")
-        .cloned()
-        .unwrap();
+    assert_has(&text, "pass `\"confirm\": \"DELETE_MEMORY\"`");
+    let entry = named(&listing(), "memory").clone();
     assert_eq!(entry["deferred"], true);
     assert_eq!(
         entry["consent"]["when"],
@@ -342,9 +331,9 @@ fn argument_errors_name_what_is_missing_or_allowed() {
     let unknown = call(&host, json!({"command": "append", "path": "x"}));
     let text = error(&unknown);
     assert!(text.contains("`command`"), "{text}");
-    assert!(
-        text.contains("unknown variant `append`, expected one of `save`, `read`, `list`, `delete`"),
-        "{text}"
+    assert_has(
+        text,
+        "unknown variant `append`, expected one of `save`, `read`, `list`, `delete`",
     );
     let none = call(&host, json!({}));
     assert!(error(&none).contains("missing field `command`"), "{none}");
@@ -366,12 +355,7 @@ fn argument_errors_name_what_is_missing_or_allowed() {
     let extra = call(&host, json!({"command": "list", "bogus": 1}));
     assert!(error(&extra).contains("bogus"), "{extra}");
     // Without file access, a clear failure.
-    let bare = invoke(
-        "memory",
-        &json!({"command": "list"}),
-        &ToolContext::new(None, None),
-    )
-    .to_value();
+    let bare = call_bare("memory", json!({"command": "list"}));
     assert_eq!(bare["error_type"], "host_unavailable");
     // Without a global state folder, the host's sentence.
     let no_global = MemoryHost::new().without_area(Area::GlobalState);

@@ -1,22 +1,21 @@
 //! The prompts (`@secretary /first`, MCP `recall_first_request`...): each prompt's markdown,
 //! followups and plain-words errors over a small store, through `prompts::render` as hosts call it.
 
+#[path = "common/json.rs"]
+mod json;
+
+#[path = "common/session_files.rs"]
+mod session_files;
+
+use json::strs;
 use secretary_core::prompts::{self, args_from_words, Followup, PromptOutput};
-use secretary_core::session::{FileMeta, SessionStore};
+use secretary_core::session::SessionStore;
 use secretary_core::toolkit::catalog::Catalog;
 use secretary_core::toolkit::ToolContext;
 use serde_json::{json, Map, Value};
+use session_files::{answered_request as request, put};
 
 const WS: &str = "file:///work/app";
-
-fn request(id: &str, ts: i64, text: &str) -> Value {
-    json!({
-        "requestId": id,
-        "timestamp": ts,
-        "message": { "text": text, "parts": [] },
-        "response": [{ "value": "answer" }],
-    })
-}
 
 fn add(store: &mut SessionStore, id: &str, title: &str, created: i64, requests: Vec<Value>) {
     let bytes = serde_json::to_vec(&json!({
@@ -27,13 +26,7 @@ fn add(store: &mut SessionStore, id: &str, title: &str, created: i64, requests: 
         "requests": requests,
     }))
     .unwrap();
-    let meta = FileMeta {
-        size: bytes.len() as u64,
-        mtime_ms: 1.0,
-    };
-    store
-        .apply(&format!("/s/{id}.json"), Some(WS), meta, 0, &bytes)
-        .expect("valid session");
+    put(store, &format!("/s/{id}.json"), Some(WS), &bytes);
 }
 
 fn store() -> SessionStore {
@@ -283,12 +276,7 @@ fn tools_finds_the_secretarys_own_tools() {
 #[test]
 fn listing_carries_generated_descriptions_and_mcp_arguments() {
     let listing = prompts::listing();
-    let names: Vec<&str> = listing
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names = strs(&listing, "name");
     assert_eq!(
         names,
         [

@@ -2,6 +2,10 @@
 //! first and the newest request whole, the middle ones whole while the budget lasts and numbered
 //! otherwise, the agents' output shapes, and hostile hook inputs.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::assert_has;
 use secretary_core::recall::{self, HookEvent};
 use secretary_core::session::{self, DialogSource};
 use serde_json::{json, Value};
@@ -47,10 +51,7 @@ fn everything_whole_when_it_fits() {
     }
     assert!(text.contains("=== Request 1 of 3, the first ==="), "{text}");
     assert!(text.contains("=== Request 2 of 3 ==="), "{text}");
-    assert!(
-        text.contains("=== Request 3 of 3, the newest ==="),
-        "{text}"
-    );
+    assert_has(&text, "=== Request 3 of 3, the newest ===");
     assert!(!text.contains("Not shown here"), "{text}");
     // In order: first, middle, newest.
     let (a, b, c) = (

@@ -3,11 +3,19 @@
 //! (`docs/chat-session-formats.md`) and VS Code's sources, so the expectations do not come from
 //! the code under test.
 
+#[path = "common/json.rs"]
+mod json;
+
+#[path = "common/session_files.rs"]
+mod session_files;
+
+use json::assert_has;
 use secretary_core::session::{
-    parse, parse_with_limit, response_details, DialogStatus, FileMeta, ReadPlan, RequestStatus,
-    SessionError, SessionFormat, SessionStore, MAX_SESSION_BYTES,
+    parse, parse_with_limit, response_details, DialogStatus, ReadPlan, RequestStatus, SessionError,
+    SessionFormat, SessionStore, MAX_SESSION_BYTES,
 };
 use serde_json::{json, Value};
+use session_files::{assert_diagnostic, meta};
 
 fn texts(dialog: &secretary_core::session::Dialog) -> Vec<&str> {
     dialog.requests.iter().map(|r| r.text.as_str()).collect()
@@ -356,13 +364,7 @@ fn cut_off_last_line_keeps_the_last_complete_state() {
     log.push_str(&third[..third.len() / 2]);
     let d = parse("x.jsonl", log.as_bytes()).unwrap();
     assert_eq!(texts(&d), ["one", "two"]);
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|m| m.contains("line 3") && m.contains("cut off")),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |m| m.contains("line 3") && m.contains("cut off"));
     // A last line that is complete but has no newline yet is applied, as VS Code's reader does.
     let whole = format!("{}{third}", lines(&[initial(vec![req("r1", "one", 1000)])]));
     assert_eq!(
@@ -396,18 +398,12 @@ fn bad_middle_lines_are_skipped_without_losing_requests() {
     assert!(diags.contains("line 2 skipped"), "{diags}");
     assert!(diags.contains("request 2 could not be read"), "{diags}");
     assert!(diags.contains("line 4 skipped: not valid UTF-8"), "{diags}");
-    assert!(
-        diags.contains("line 5 skipped: goes into request 10 but there are only 3"),
-        "{diags}"
+    assert_has(
+        &diags,
+        "line 5 skipped: goes into request 10 but there are only 3",
     );
-    assert!(
-        diags.contains("line 6 skipped: unknown mutation kind 7"),
-        "{diags}"
-    );
-    assert!(
-        diags.contains("line 7 skipped: the line is an array"),
-        "{diags}"
-    );
+    assert_has(&diags, "line 6 skipped: unknown mutation kind 7");
+    assert_has(&diags, "line 7 skipped: the line is an array");
 }
 
 #[test]
@@ -741,13 +737,7 @@ fn deep_nesting_never_overflows_the_stack() {
     );
     let d = parse("d.jsonl", log.as_bytes()).unwrap();
     assert_eq!(d.requests.len(), 1, "{:?}", d.diagnostics);
-    assert!(
-        d.diagnostics
-            .iter()
-            .any(|m| m.contains("message that is an array")),
-        "{:?}",
-        d.diagnostics
-    );
+    assert_diagnostic(&d, |m| m.contains("message that is an array"));
     assert!(response_details("d.jsonl", log.as_bytes(), 1).is_ok());
     // Nesting past serde_json's recursion limit (128) in a skipped field is fine too.
     let objects = format!("{}1{}", "{\"a\":".repeat(200), "}".repeat(200));
@@ -774,13 +764,6 @@ fn size_cap() {
 }
 
 // ---------------------------------------------------------------- the store
-
-fn meta(size: usize, mtime: f64) -> FileMeta {
-    FileMeta {
-        size: size as u64,
-        mtime_ms: mtime,
-    }
-}
 
 /// Applies `bytes` (the whole current file) the way a host would: plan, read, apply.
 fn sync(
@@ -1199,5 +1182,27 @@ fn transcripts_are_followed_incrementally_too() {
     assert_eq!(
         store.get("tr-1").unwrap().dialog,
         parse(path, full.as_bytes()).unwrap()
+    );
+}
+
+/// A transcript or an agent's log none of whose lines is readable is refused with the first
+/// skipped line's reason, so a person sees why.
+#[test]
+fn a_log_with_no_readable_line_says_why() {
+    let junk = "not json\n{\"no\":\"type\"}\n";
+    let transcript = parse("/x/transcripts/y.jsonl", junk.as_bytes()).unwrap_err();
+    assert_eq!(
+        transcript.to_string(),
+        "not a chat session: no readable transcript event (line 1 skipped: the line is null, not an event object)"
+    );
+    let agent = secretary_core::session::parse_as(
+        secretary_core::session::DialogSource::ClaudeCode,
+        "s1.jsonl",
+        junk.as_bytes(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        agent.to_string(),
+        "not a chat session: no readable line (line 1 skipped: the line is null, not an object)"
     );
 }

@@ -1,6 +1,10 @@
 //! Tool discovery: `tool_find`, `tool_describe`, `tool_load`, `tool_active`, `tool_call` over a
 //! catalog of the Secretary's own tools and a host's external tools.
 
+#[path = "common/json.rs"]
+mod json;
+
+use json::{str_at, strs};
 use secretary_core::registry::invoke;
 use secretary_core::toolkit::catalog::{Catalog, CatalogTool};
 use secretary_core::toolkit::ToolContext;
@@ -53,12 +57,7 @@ fn call(catalog: &Catalog, name: &str, args: Value) -> Value {
 }
 
 fn names(result: &Value, key: &str) -> Vec<String> {
-    result[key]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_string())
-        .collect()
+    strs(&result[key], "name")
 }
 
 #[test]
@@ -121,10 +120,7 @@ fn tool_find_limits_and_rejects_blank_queries() {
     );
     let none = call(&catalog, "tool_find", json!({"query": "zzzz qqqq"}));
     assert_eq!(none["total"], 0);
-    assert!(none["message"]
-        .as_str()
-        .unwrap()
-        .starts_with("No tool matches"));
+    assert!(str_at(&none, "message").starts_with("No tool matches"));
 }
 
 #[test]
@@ -137,10 +133,7 @@ fn tool_describe_gives_the_schema_or_the_closest_names() {
     );
     assert_eq!(own["success"], true);
     assert_eq!(own["inputSchema"]["required"], json!(["index"]));
-    assert!(own["description"]
-        .as_str()
-        .unwrap()
-        .contains("Use this tool when:"));
+    assert!(str_at(&own, "description").contains("Use this tool when:"));
     assert_eq!(own["active"], true);
     // Plain names of own tools resolve too.
     assert_eq!(
@@ -192,9 +185,7 @@ fn renamed_tools_name_the_new_name_everywhere() {
         "tool_load",
         json!({"names": ["go_ent_list_dialogs"]}),
     );
-    assert!(load["error"]
-        .as_str()
-        .unwrap()
+    assert!(str_at(&load, "error")
         .contains("go_ent_list_dialogs (renamed to chat_secretary_list_dialogs)"));
 }
 
@@ -286,10 +277,7 @@ fn tool_call_validates_before_the_host_calls() {
         json!({"name": "fetch_webpage", "input": {"url": "x"}}),
     );
     assert_eq!(not_loaded["error"], "Tool fetch_webpage is not loaded.");
-    assert!(not_loaded["instruction"]
-        .as_str()
-        .unwrap()
-        .contains("chat_secretary_tool_load"));
+    assert!(str_at(&not_loaded, "instruction").contains("chat_secretary_tool_load"));
     call(&catalog, "tool_load", json!({"names": ["fetch_webpage"]}));
     let ok = call(
         &catalog,

@@ -194,43 +194,21 @@ pub fn parse_context(body: &str) -> Option<String> {
     if trimmed.starts_with('{') {
         if let Ok(json) = serde_json::from_str::<Value>(trimmed) {
             let mut parts = Vec::new();
-            for snippet in json
-                .get("codeSnippets")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let title = snippet
-                    .get("codeTitle")
-                    .and_then(Value::as_str)
-                    .unwrap_or("Example");
-                let mut part = format!("### {title}");
+            for snippet in items(&json, "codeSnippets") {
+                let mut part = format!("### {}", text_or(snippet, "codeTitle", "Example"));
                 if let Some(text) = snippet.get("codeDescription").and_then(Value::as_str) {
                     part.push_str(&format!("\n\n{text}"));
                 }
-                for code in snippet
-                    .get("codeList")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    let language = code.get("language").and_then(Value::as_str).unwrap_or("");
-                    let text = code.get("code").and_then(Value::as_str).unwrap_or("");
+                for code in items(snippet, "codeList") {
+                    let language = text_or(code, "language", "");
+                    let text = text_or(code, "code", "");
                     part.push_str(&format!("\n\n```{language}\n{text}\n```"));
                 }
                 parts.push(part);
             }
-            for snippet in json
-                .get("infoSnippets")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let title = snippet
-                    .get("breadcrumb")
-                    .and_then(Value::as_str)
-                    .unwrap_or("Documentation");
-                let text = snippet.get("content").and_then(Value::as_str).unwrap_or("");
+            for snippet in items(&json, "infoSnippets") {
+                let title = text_or(snippet, "breadcrumb", "Documentation");
+                let text = text_or(snippet, "content", "");
                 parts.push(format!("### {title}\n\n{text}"));
             }
             if json.get("codeSnippets").is_some() || json.get("infoSnippets").is_some() {
@@ -240,6 +218,21 @@ pub fn parse_context(body: &str) -> Option<String> {
         }
     }
     Some(trimmed.to_string())
+}
+
+/// The items of the array `value[key]`; none when it is missing or not an array (a context
+/// answer's snippet lists are optional).
+fn items<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
+    value
+        .get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+/// The string `value[key]`, or `default` when it is missing or not a string.
+fn text_or<'a>(value: &'a Value, key: &str, default: &'a str) -> &'a str {
+    value.get(key).and_then(Value::as_str).unwrap_or(default)
 }
 
 /// What a failed answer says: its JSON `message` (or `error`), else the start of its body.

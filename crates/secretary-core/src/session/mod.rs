@@ -507,10 +507,7 @@ fn read_full_as(
             log.feed(bytes);
             let diags = log_diags(&log);
             if log.sink.events() == 0 {
-                return Err(SessionError::NotASession(format!(
-                    "no readable line{}",
-                    diags.first().map(|d| format!(" ({d})")).unwrap_or_default()
-                )));
+                return Err(nothing_read("no readable line", &diags));
             }
             let mut dialog = record::empty_dialog(agent.format());
             log.sink.refresh(&mut dialog, file_name, diags);
@@ -543,16 +540,20 @@ fn read_full_as(
             log.feed(bytes);
             let diags = log_diags(&log);
             if log.sink.events() == 0 {
-                return Err(SessionError::NotASession(format!(
-                    "no readable transcript event{}",
-                    diags.first().map(|d| format!(" ({d})")).unwrap_or_default()
-                )));
+                return Err(nothing_read("no readable transcript event", &diags));
             }
             let mut dialog = transcript::new_dialog();
             log.sink.refresh(&mut dialog, file_name, diags);
             Ok((dialog, LiveReader::Transcript(Box::new(log))))
         }
     }
+}
+
+/// A log none of whose lines could be read: `what` was not found, with the first reason a line
+/// was skipped when there is one (`no readable line (line 1 skipped: ...)`).
+fn nothing_read(what: &str, diags: &[String]) -> SessionError {
+    let why = diags.first().map(|d| format!(" ({d})")).unwrap_or_default();
+    SessionError::NotASession(format!("{what}{why}"))
 }
 
 fn no_initial_state(log: &LineLog<MutationState>) -> SessionError {
