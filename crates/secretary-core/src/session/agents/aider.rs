@@ -215,13 +215,8 @@ impl AiderState {
             self.common.session_id = Some(session_id_of(file_name));
             self.common.folder = folder_of(file_name);
         }
-        self.common.refresh(
-            super::Agent::Aider,
-            &self.common.turns,
-            dialog,
-            file_name,
-            extra_diags,
-        )
+        self.common
+            .refresh(super::Agent::Aider, dialog, file_name, extra_diags)
     }
 
     pub(crate) fn events(&self) -> usize {

@@ -27,72 +27,59 @@ pub(crate) fn detect(file_name: &str) -> bool {
     })
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Export<'a> {
-    #[serde(borrow, default)]
     info: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     messages: Option<Vec<&'a RawValue>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct SessionInfo<'a> {
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     title: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     directory: Option<&'a RawValue>,
-    #[serde(rename = "parentID", borrow, default)]
+    #[serde(rename = "parentID")]
     parent_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     time: Option<Time<'a>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Time<'a> {
-    #[serde(borrow, default)]
     created: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     updated: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     completed: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Message<'a> {
     /// The hosts put the message's id beside its `info` (the database keeps it in a column).
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     info: Option<MessageInfo<'a>>,
-    #[serde(borrow, default)]
     parts: Option<Vec<Part<'a>>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct MessageInfo<'a> {
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     role: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     time: Option<Time<'a>>,
-    #[serde(rename = "modelID", borrow, default)]
+    #[serde(rename = "modelID")]
     model_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     error: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Part<'a> {
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     text: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     synthetic: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     ignored: Option<&'a RawValue>,
 }
 
