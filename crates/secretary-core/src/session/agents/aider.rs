@@ -16,7 +16,7 @@
 //! folder and whose id is derived from the file's path (the file names no session). A request's
 //! time is its run's start, read as UTC (Aider writes local time without a zone).
 
-use super::{Common, Turn};
+use super::Common;
 
 /// The file name Aider gives its chat history.
 pub(crate) const FILE_NAME: &str = ".aider.chat.history.md";
@@ -126,9 +126,7 @@ impl AiderState {
             }
             c.seen_at(ts);
             // A new run: what came before is over.
-            if let Some(turn) = c.turns.last_mut() {
-                turn.done = true;
-            }
+            c.end_turn();
             return Ok(true);
         }
         if let Some(rest) = line.strip_prefix("> ") {
@@ -189,16 +187,7 @@ impl AiderState {
                     return false;
                 }
                 self.last = Last::Request;
-                if let Some(turn) = c.turns.last_mut() {
-                    turn.done = true;
-                }
-                let model = c.model.clone();
-                c.turns.push(Turn {
-                    text: rest.to_string(),
-                    timestamp: self.run_start,
-                    model,
-                    ..Default::default()
-                });
+                c.next_turn(None, rest.to_string(), self.run_start);
                 true
             }
         }

@@ -290,9 +290,7 @@ fn apply_bubble(state: &mut CursorState, text: &str) {
         }
         Who::Assistant => {
             c.answered(None, raw_str(bubble.text));
-            if let Some(turn) = c.turns.last_mut() {
-                turn.done = true;
-            }
+            c.end_turn();
         }
         Who::Other(kind) => c.unknown_type(&kind),
     }

@@ -263,6 +263,20 @@ impl Common {
         });
     }
 
+    /// The current (last) request is over: the agent said so, or a new run began.
+    pub(crate) fn end_turn(&mut self) {
+        if let Some(turn) = self.turns.last_mut() {
+            turn.done = true;
+        }
+    }
+
+    /// A new request in a log that marks no end of the one before (Aider's, OpenCode's): that
+    /// one is over, then [`Common::push_turn`].
+    pub(crate) fn next_turn(&mut self, id: Option<String>, text: String, timestamp: Option<i64>) {
+        self.end_turn();
+        self.push_turn(id, text, timestamp);
+    }
+
     /// Notes a line's time; `true` when it moved the last activity.
     pub(crate) fn seen_at(&mut self, ts: Option<i64>) -> bool {
         match ts {
