@@ -229,19 +229,14 @@ mod tests {
 
     #[test]
     fn folder_and_id_come_from_the_path() {
-        assert_eq!(
-            folder_of("/home/me/app/.aider.chat.history.md").as_deref(),
-            Some("/home/me/app")
-        );
-        assert_eq!(
-            folder_of("C:\\Code\\app\\.aider.chat.history.md").as_deref(),
-            Some("C:\\Code\\app")
-        );
-        assert_eq!(
-            folder_of("C:\\.aider.chat.history.md").as_deref(),
-            Some("C:\\")
-        );
-        assert_eq!(folder_of("/.aider.chat.history.md").as_deref(), Some("/"));
+        for (path, folder) in [
+            ("/home/me/app/.aider.chat.history.md", "/home/me/app"),
+            ("C:\\Code\\app\\.aider.chat.history.md", "C:\\Code\\app"),
+            ("C:\\.aider.chat.history.md", "C:\\"),
+            ("/.aider.chat.history.md", "/"),
+        ] {
+            assert_eq!(folder_of(path).as_deref(), Some(folder), "{path}");
+        }
         assert_ne!(
             session_id_of("/a/.aider.chat.history.md"),
             session_id_of("/b/.aider.chat.history.md")

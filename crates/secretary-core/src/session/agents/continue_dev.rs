@@ -211,22 +211,17 @@ mod tests {
 
     #[test]
     fn workspace_directory_as_path_or_file_uri() {
-        assert_eq!(folder_of("/work/cn").as_deref(), Some("/work/cn"));
-        assert_eq!(
-            folder_of("file:///Users/me/my%20app").as_deref(),
-            Some("/Users/me/my app")
-        );
-        assert_eq!(
-            folder_of("file:///c%3A/Code/x").as_deref(),
-            Some("c:/Code/x")
-        );
-        assert_eq!(
-            folder_of("E:\\Code\\ProjectAlpha").as_deref(),
-            Some("E:\\Code\\ProjectAlpha")
-        );
-        assert_eq!(folder_of("vscode-remote://ssh-remote+h/x"), None);
-        assert_eq!(folder_of("file://host/share"), None);
-        assert_eq!(folder_of(""), None);
+        for (value, folder) in [
+            ("/work/cn", Some("/work/cn")),
+            ("file:///Users/me/my%20app", Some("/Users/me/my app")),
+            ("file:///c%3A/Code/x", Some("c:/Code/x")),
+            ("E:\\Code\\ProjectAlpha", Some("E:\\Code\\ProjectAlpha")),
+            ("vscode-remote://ssh-remote+h/x", None),
+            ("file://host/share", None),
+            ("", None),
+        ] {
+            assert_eq!(folder_of(value).as_deref(), folder, "{value}");
+        }
     }
 
     #[test]
