@@ -220,11 +220,15 @@ mod tests {
     #[test]
     fn commands_and_empty_inputs_are_not_requests() {
         assert!(is_request("rename the module"));
-        assert!(!is_request("/ask why is this slow?"));
-        assert!(!is_request("/add src/main.rs"));
-        assert!(!is_request("/run cargo test"));
-        assert!(!is_request("!ls"));
-        assert!(!is_request("<blank>"));
+        for input in [
+            "/ask why is this slow?",
+            "/add src/main.rs",
+            "/run cargo test",
+            "!ls",
+            "<blank>",
+        ] {
+            assert!(!is_request(input), "{input}");
+        }
     }
 
     #[test]

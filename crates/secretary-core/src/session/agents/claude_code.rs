@@ -281,10 +281,7 @@ impl ClaudeState {
             | "progress"
             | "tag"
             | "pr-link" => {}
-            other => {
-                self.common.unknown_type(other);
-                changed = true;
-            }
+            other => changed = self.common.unknown_line(other),
         }
         Ok(changed)
     }

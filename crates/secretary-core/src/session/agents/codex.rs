@@ -190,10 +190,7 @@ impl CodexState {
             ("session_meta" | "turn_context" | "event_msg" | "response_item", None) => {
                 return Err(format!("a `{kind}` line without `payload`"));
             }
-            (other, _) => {
-                self.common.unknown_type(other);
-                changed = true;
-            }
+            (other, _) => changed = self.common.unknown_line(other),
         }
         Ok(changed)
     }

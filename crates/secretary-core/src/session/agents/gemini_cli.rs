@@ -134,10 +134,7 @@ impl GeminiState {
         };
         match kind.as_str() {
             "user" | "gemini" | "info" | "error" | "warning" => Ok(self.message(&line)),
-            other => {
-                self.common.unknown_type(other);
-                Ok(true)
-            }
+            other => Ok(self.common.unknown_line(other)),
         }
     }
 

@@ -288,6 +288,13 @@ impl Common {
         }
     }
 
+    /// A log line of a type the reader does not know: counted for the diagnostics; `true`, as the
+    /// dialog's notes changed (what a log reader's `apply_line` answers for it).
+    pub(crate) fn unknown_line(&mut self, kind: &str) -> bool {
+        self.unknown_type(kind);
+        true
+    }
+
     pub(crate) fn unknown_type(&mut self, kind: &str) {
         // Bounded: a file cannot grow the map without limit.
         if self.unknown.len() < 32 || self.unknown.contains_key(kind) {

@@ -91,10 +91,7 @@ impl QwenState {
                 changed |= c.answered(raw_str(line.model), text);
             }
             "system" => {}
-            other => {
-                self.common.unknown_type(other);
-                changed = true;
-            }
+            other => changed = self.common.unknown_line(other),
         }
         Ok(changed)
     }
