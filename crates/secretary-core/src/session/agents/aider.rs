@@ -16,7 +16,7 @@
 //! folder and whose id is derived from the file's path (the file names no session). A request's
 //! time is its run's start, read as UTC (Aider writes local time without a zone).
 
-use super::{Common, Turn};
+use super::Common;
 
 /// The file name Aider gives its chat history.
 pub(crate) const FILE_NAME: &str = ".aider.chat.history.md";
@@ -126,9 +126,7 @@ impl AiderState {
             }
             c.seen_at(ts);
             // A new run: what came before is over.
-            if let Some(turn) = c.turns.last_mut() {
-                turn.done = true;
-            }
+            c.end_turn();
             return Ok(true);
         }
         if let Some(rest) = line.strip_prefix("> ") {
@@ -189,16 +187,7 @@ impl AiderState {
                     return false;
                 }
                 self.last = Last::Request;
-                if let Some(turn) = c.turns.last_mut() {
-                    turn.done = true;
-                }
-                let model = c.model.clone();
-                c.turns.push(Turn {
-                    text: rest.to_string(),
-                    timestamp: self.run_start,
-                    model,
-                    ..Default::default()
-                });
+                c.next_turn(None, rest.to_string(), self.run_start);
                 true
             }
         }
@@ -215,13 +204,8 @@ impl AiderState {
             self.common.session_id = Some(session_id_of(file_name));
             self.common.folder = folder_of(file_name);
         }
-        self.common.refresh(
-            super::Agent::Aider,
-            &self.common.turns,
-            dialog,
-            file_name,
-            extra_diags,
-        )
+        self.common
+            .refresh(super::Agent::Aider, dialog, file_name, extra_diags)
     }
 
     pub(crate) fn events(&self) -> usize {
@@ -236,28 +220,27 @@ mod tests {
     #[test]
     fn commands_and_empty_inputs_are_not_requests() {
         assert!(is_request("rename the module"));
-        assert!(!is_request("/ask why is this slow?"));
-        assert!(!is_request("/add src/main.rs"));
-        assert!(!is_request("/run cargo test"));
-        assert!(!is_request("!ls"));
-        assert!(!is_request("<blank>"));
+        for input in [
+            "/ask why is this slow?",
+            "/add src/main.rs",
+            "/run cargo test",
+            "!ls",
+            "<blank>",
+        ] {
+            assert!(!is_request(input), "{input}");
+        }
     }
 
     #[test]
     fn folder_and_id_come_from_the_path() {
-        assert_eq!(
-            folder_of("/home/me/app/.aider.chat.history.md").as_deref(),
-            Some("/home/me/app")
-        );
-        assert_eq!(
-            folder_of("C:\\Code\\app\\.aider.chat.history.md").as_deref(),
-            Some("C:\\Code\\app")
-        );
-        assert_eq!(
-            folder_of("C:\\.aider.chat.history.md").as_deref(),
-            Some("C:\\")
-        );
-        assert_eq!(folder_of("/.aider.chat.history.md").as_deref(), Some("/"));
+        for (path, folder) in [
+            ("/home/me/app/.aider.chat.history.md", "/home/me/app"),
+            ("C:\\Code\\app\\.aider.chat.history.md", "C:\\Code\\app"),
+            ("C:\\.aider.chat.history.md", "C:\\"),
+            ("/.aider.chat.history.md", "/"),
+        ] {
+            assert_eq!(folder_of(path).as_deref(), Some(folder), "{path}");
+        }
         assert_ne!(
             session_id_of("/a/.aider.chat.history.md"),
             session_id_of("/b/.aider.chat.history.md")

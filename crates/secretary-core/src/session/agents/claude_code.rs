@@ -25,59 +25,45 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, raw_true, Common};
+use super::{line_kind, parse_line, raw_str, raw_time, raw_true, Common, TypedPart};
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Line<'a> {
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(rename = "sessionId", borrow, default)]
+    #[serde(rename = "sessionId")]
     session_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     cwd: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     timestamp: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     uuid: Option<&'a RawValue>,
-    #[serde(rename = "isMeta", borrow, default)]
+    #[serde(rename = "isMeta")]
     is_meta: Option<&'a RawValue>,
-    #[serde(rename = "isSidechain", borrow, default)]
+    #[serde(rename = "isSidechain")]
     is_sidechain: Option<&'a RawValue>,
-    #[serde(rename = "isCompactSummary", borrow, default)]
+    #[serde(rename = "isCompactSummary")]
     is_compact_summary: Option<&'a RawValue>,
-    #[serde(rename = "isVisibleInTranscriptOnly", borrow, default)]
+    #[serde(rename = "isVisibleInTranscriptOnly")]
     transcript_only: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     message: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     attachment: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     summary: Option<&'a RawValue>,
-    #[serde(rename = "customTitle", borrow, default)]
+    #[serde(rename = "customTitle")]
     custom_title: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Message<'a> {
-    #[serde(borrow, default)]
     content: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     model: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
-struct Part<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    text: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Attachment<'a> {
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     prompt: Option<&'a RawValue>,
 }
 
@@ -215,7 +201,7 @@ fn classify(content: &RawValue) -> Content {
             None => Content::NotAPrompt,
         };
     }
-    let Ok(parts) = serde_json::from_str::<Vec<Part>>(raw) else {
+    let Ok(parts) = serde_json::from_str::<Vec<TypedPart>>(raw) else {
         return Content::NotAPrompt;
     };
     let mut texts = Vec::new();
@@ -258,13 +244,10 @@ impl ClaudeState {
         let Some(line) = parse_line::<Line>(text)? else {
             return Ok(false);
         };
-        let Some(kind) = raw_str(line.kind) else {
-            return Err("no line `type`".into());
-        };
+        let kind = line_kind(line.kind)?;
         let c = &mut self.common;
         let ts = raw_time(line.timestamp);
-        let mut changed = c.line_at(ts);
-        changed |= c.first_session_id(line.session_id);
+        let mut changed = c.session_line(ts, line.session_id);
         // The folder the session was started in: the first `cwd` (later lines follow the shell's
         // `cd`s, which do not move the session to another project).
         if !raw_true(line.is_sidechain) {
@@ -298,10 +281,7 @@ impl ClaudeState {
             | "progress"
             | "tag"
             | "pr-link" => {}
-            other => {
-                self.common.unknown_type(other);
-                changed = true;
-            }
+            other => changed = self.common.unknown_line(other),
         }
         Ok(changed)
     }
@@ -395,7 +375,7 @@ impl ClaudeState {
         if wants {
             if let Some(parts) = message
                 .and_then(|m| m.content)
-                .and_then(|c| serde_json::from_str::<Vec<Part>>(c.get()).ok())
+                .and_then(|c| serde_json::from_str::<Vec<TypedPart>>(c.get()).ok())
             {
                 for part in parts {
                     match raw_str(part.kind).as_deref() {

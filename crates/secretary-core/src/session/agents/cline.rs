@@ -79,25 +79,23 @@ pub(crate) fn task_id(file_name: &str) -> String {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Message<'a> {
-    #[serde(borrow, default)]
     ts: Option<&'a RawValue>,
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     say: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     ask: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     text: Option<&'a RawValue>,
-    #[serde(rename = "modelInfo", borrow, default)]
+    #[serde(rename = "modelInfo")]
     model_info: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct ModelInfo<'a> {
-    #[serde(rename = "modelId", borrow, default)]
+    #[serde(rename = "modelId")]
     model_id: Option<&'a RawValue>,
 }
 

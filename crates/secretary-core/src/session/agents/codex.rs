@@ -16,52 +16,34 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::super::model::Dialog;
-use super::{parse_line, raw_str, raw_time, Agent, Common, Turn};
+use super::{parse_line, raw_str, raw_time, Common, TextPart, Turn};
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Line<'a> {
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     timestamp: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     payload: Option<&'a RawValue>,
     // The envelope-less older shape: the item's own fields at the top.
-    #[serde(borrow, default)]
     role: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     content: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     record_type: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Payload<'a> {
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     cwd: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     timestamp: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     model: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     message: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     role: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     content: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct Part<'a> {
-    #[serde(borrow, default)]
-    text: Option<&'a RawValue>,
 }
 
 /// Blocks Codex sends as `user` messages that the person did not type.
@@ -84,7 +66,7 @@ fn message_text(content: Option<&RawValue>) -> Option<String> {
     if let Some(text) = raw_str(Some(content)) {
         return Some(text);
     }
-    let parts = serde_json::from_str::<Vec<Part>>(content.get()).ok()?;
+    let parts = serde_json::from_str::<Vec<TextPart>>(content.get()).ok()?;
     let texts: Vec<String> = parts
         .iter()
         .filter_map(|p| raw_str(p.text))
@@ -126,17 +108,6 @@ impl CodexState {
             return view.details_of(position);
         }
         self.common.details_of(position)
-    }
-
-    pub(crate) fn refresh(
-        &mut self,
-        dialog: &mut Dialog,
-        file_name: &str,
-        extra_diags: Vec<String>,
-    ) -> bool {
-        let turns = self.turns();
-        self.common
-            .refresh(Agent::Codex, turns, dialog, file_name, extra_diags)
     }
 
     /// The current request of both lists, for what follows it.
@@ -219,10 +190,7 @@ impl CodexState {
             ("session_meta" | "turn_context" | "event_msg" | "response_item", None) => {
                 return Err(format!("a `{kind}` line without `payload`"));
             }
-            (other, _) => {
-                self.common.unknown_type(other);
-                changed = true;
-            }
+            (other, _) => changed = self.common.unknown_line(other),
         }
         Ok(changed)
     }

@@ -15,7 +15,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{counted, raw_str, whole_dialog, whole_json_text, Common};
+use super::{counted, raw_str, whole_dialog, whole_json_text, Common, TypedPart};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
@@ -37,43 +37,33 @@ pub(crate) fn detect(file_name: &str) -> bool {
 /// `Untitled Session` (the `cn` CLI 1.5.47).
 const PLACEHOLDER_TITLES: &[&str] = &["New Session", "Untitled Session"];
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Session<'a> {
-    #[serde(rename = "sessionId", borrow, default)]
+    #[serde(rename = "sessionId")]
     session_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     title: Option<&'a RawValue>,
-    #[serde(rename = "workspaceDirectory", borrow, default)]
+    #[serde(rename = "workspaceDirectory")]
     workspace_directory: Option<&'a RawValue>,
-    #[serde(rename = "chatModelTitle", borrow, default)]
+    #[serde(rename = "chatModelTitle")]
     chat_model_title: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     history: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Item<'a> {
-    #[serde(borrow, default)]
     message: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Message<'a> {
-    #[serde(borrow, default)]
     role: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     content: Option<&'a RawValue>,
     /// The `cn` CLI's tool calls, on the assistant message (it writes no `tool` messages).
-    #[serde(rename = "toolCalls", borrow, default)]
+    #[serde(rename = "toolCalls")]
     tool_calls: Option<Vec<&'a RawValue>>,
-}
-
-#[derive(Deserialize)]
-struct Part<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    text: Option<&'a RawValue>,
 }
 
 /// The text of a message's `content`: a string, or its text parts joined.
@@ -82,7 +72,7 @@ fn content_text(content: Option<&RawValue>) -> Option<String> {
     if content.get().starts_with('"') {
         return raw_str(Some(content));
     }
-    let parts: Vec<Part> = serde_json::from_str(content.get()).ok()?;
+    let parts: Vec<TypedPart> = serde_json::from_str(content.get()).ok()?;
     let texts: Vec<String> = parts
         .iter()
         .filter(|p| raw_str(p.kind).is_none_or(|k| k == "text"))
@@ -221,22 +211,17 @@ mod tests {
 
     #[test]
     fn workspace_directory_as_path_or_file_uri() {
-        assert_eq!(folder_of("/work/cn").as_deref(), Some("/work/cn"));
-        assert_eq!(
-            folder_of("file:///Users/me/my%20app").as_deref(),
-            Some("/Users/me/my app")
-        );
-        assert_eq!(
-            folder_of("file:///c%3A/Code/x").as_deref(),
-            Some("c:/Code/x")
-        );
-        assert_eq!(
-            folder_of("E:\\Code\\ProjectAlpha").as_deref(),
-            Some("E:\\Code\\ProjectAlpha")
-        );
-        assert_eq!(folder_of("vscode-remote://ssh-remote+h/x"), None);
-        assert_eq!(folder_of("file://host/share"), None);
-        assert_eq!(folder_of(""), None);
+        for (value, folder) in [
+            ("/work/cn", Some("/work/cn")),
+            ("file:///Users/me/my%20app", Some("/Users/me/my app")),
+            ("file:///c%3A/Code/x", Some("c:/Code/x")),
+            ("E:\\Code\\ProjectAlpha", Some("E:\\Code\\ProjectAlpha")),
+            ("vscode-remote://ssh-remote+h/x", None),
+            ("file://host/share", None),
+            ("", None),
+        ] {
+            assert_eq!(folder_of(value).as_deref(), folder, "{value}");
+        }
     }
 
     #[test]

@@ -101,11 +101,7 @@ impl CopilotCliState {
         fresh.format = SessionFormat::CopilotCli;
         fresh.source = SessionFormat::CopilotCli.source();
         fresh.folder = self.folder.clone();
-        if *dialog == fresh {
-            return false;
-        }
-        *dialog = fresh;
-        true
+        super::replace_dialog(dialog, fresh)
     }
 }
 

@@ -51,13 +51,11 @@ pub(crate) fn conversation_of(file_name: &str) -> Option<&str> {
     file_name.rsplit_once('#').map(|(_, id)| id)
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Doc<'a> {
-    #[serde(borrow, default)]
     conversation: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     folder: Option<&'a RawValue>,
-    #[serde(default)]
     rows: Option<Vec<Row>>,
 }
 
@@ -67,64 +65,64 @@ struct Row {
     value: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct ChatData<'a> {
-    #[serde(borrow, default)]
     tabs: Option<Vec<&'a RawValue>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Tab<'a> {
-    #[serde(rename = "tabId", borrow, default)]
+    #[serde(rename = "tabId")]
     tab_id: Option<&'a RawValue>,
-    #[serde(rename = "chatTitle", borrow, default)]
+    #[serde(rename = "chatTitle")]
     chat_title: Option<&'a RawValue>,
-    #[serde(rename = "lastSendTime", borrow, default)]
+    #[serde(rename = "lastSendTime")]
     last_send_time: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     bubbles: Option<Vec<&'a RawValue>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct ComposerList<'a> {
-    #[serde(rename = "allComposers", borrow, default)]
+    #[serde(rename = "allComposers")]
     all_composers: Option<Vec<&'a RawValue>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Composer<'a> {
-    #[serde(rename = "composerId", borrow, default)]
+    #[serde(rename = "composerId")]
     composer_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     name: Option<&'a RawValue>,
-    #[serde(rename = "createdAt", borrow, default)]
+    #[serde(rename = "createdAt")]
     created_at: Option<&'a RawValue>,
-    #[serde(rename = "lastUpdatedAt", borrow, default)]
+    #[serde(rename = "lastUpdatedAt")]
     last_updated_at: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     conversation: Option<Vec<&'a RawValue>>,
-    #[serde(rename = "fullConversationHeadersOnly", borrow, default)]
+    #[serde(rename = "fullConversationHeadersOnly")]
     headers: Option<Vec<&'a RawValue>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Header<'a> {
-    #[serde(rename = "bubbleId", borrow, default)]
+    #[serde(rename = "bubbleId")]
     bubble_id: Option<&'a RawValue>,
 }
 
 /// A message, in any of the three generations.
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Bubble<'a> {
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     text: Option<&'a RawValue>,
-    #[serde(rename = "createdAt", borrow, default)]
+    #[serde(rename = "createdAt")]
     created_at: Option<&'a RawValue>,
-    #[serde(rename = "bubbleId", borrow, default)]
+    #[serde(rename = "bubbleId")]
     bubble_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
 }
 
@@ -292,9 +290,7 @@ fn apply_bubble(state: &mut CursorState, text: &str) {
         }
         Who::Assistant => {
             c.answered(None, raw_str(bubble.text));
-            if let Some(turn) = c.turns.last_mut() {
-                turn.done = true;
-            }
+            c.end_turn();
         }
         Who::Other(kind) => c.unknown_type(&kind),
     }

@@ -21,40 +21,31 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, Common};
+use super::{parse_line, raw_str, raw_time, Common, TextPart};
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Line<'a> {
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(rename = "sessionId", borrow, default)]
+    #[serde(rename = "sessionId")]
     session_id: Option<&'a RawValue>,
-    #[serde(rename = "projectHash", borrow, default)]
+    #[serde(rename = "projectHash")]
     project_hash: Option<&'a RawValue>,
-    #[serde(rename = "startTime", borrow, default)]
+    #[serde(rename = "startTime")]
     start_time: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     timestamp: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     content: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     model: Option<&'a RawValue>,
-    #[serde(rename = "$set", borrow, default)]
+    #[serde(rename = "$set")]
     set: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Set<'a> {
-    #[serde(borrow, default)]
     messages: Option<Vec<&'a RawValue>>,
-}
-
-#[derive(Deserialize)]
-struct Part<'a> {
-    #[serde(borrow, default)]
-    text: Option<&'a RawValue>,
 }
 
 /// The context block the CLI sends as the first user turn of every session.
@@ -80,7 +71,7 @@ fn content_texts(content: &RawValue) -> Option<Vec<String>> {
     if content.get().starts_with('"') {
         return raw_str(Some(content)).map(|t| vec![t]);
     }
-    let parts: Vec<Part> = serde_json::from_str(content.get()).ok()?;
+    let parts: Vec<TextPart> = serde_json::from_str(content.get()).ok()?;
     Some(parts.iter().filter_map(|p| raw_str(p.text)).collect())
 }
 
@@ -143,10 +134,7 @@ impl GeminiState {
         };
         match kind.as_str() {
             "user" | "gemini" | "info" | "error" | "warning" => Ok(self.message(&line)),
-            other => {
-                self.common.unknown_type(other);
-                Ok(true)
-            }
+            other => Ok(self.common.unknown_line(other)),
         }
     }
 

@@ -12,7 +12,9 @@
 //!
 //! Why this module does not use the hand-written visitors of `de.rs`: these logs are small next to
 //! VS Code's sessions and their shapes move fast; small `serde` structs that borrow `RawValue`s
-//! (no allocation for the skipped parts) are easy to keep up to date and just as liberal.
+//! (no allocation for the skipped parts) are easy to keep up to date and just as liberal. Each
+//! says once, `#[serde(default, bound(deserialize = "'de: 'a"))]`, that every member may be
+//! missing and borrows from the line, rather than `#[serde(borrow, default)]` on every member.
 
 pub(crate) mod aider;
 pub(crate) mod claude_code;
@@ -261,6 +263,20 @@ impl Common {
         });
     }
 
+    /// The current (last) request is over: the agent said so, or a new run began.
+    pub(crate) fn end_turn(&mut self) {
+        if let Some(turn) = self.turns.last_mut() {
+            turn.done = true;
+        }
+    }
+
+    /// A new request in a log that marks no end of the one before (Aider's, OpenCode's): that
+    /// one is over, then [`Common::push_turn`].
+    pub(crate) fn next_turn(&mut self, id: Option<String>, text: String, timestamp: Option<i64>) {
+        self.end_turn();
+        self.push_turn(id, text, timestamp);
+    }
+
     /// Notes a line's time; `true` when it moved the last activity.
     pub(crate) fn seen_at(&mut self, ts: Option<i64>) -> bool {
         match ts {
@@ -270,6 +286,13 @@ impl Common {
             }
             _ => false,
         }
+    }
+
+    /// A log line of a type the reader does not know: counted for the diagnostics; `true`, as the
+    /// dialog's notes changed (what a log reader's `apply_line` answers for it).
+    pub(crate) fn unknown_line(&mut self, kind: &str) -> bool {
+        self.unknown_type(kind);
+        true
     }
 
     pub(crate) fn unknown_type(&mut self, kind: &str) {
@@ -330,8 +353,19 @@ impl Common {
         build(self, format, &self.turns, file_name, extra_diags)
     }
 
-    /// Builds the dialog from the state and replaces `dialog` when it differs.
+    /// Builds the dialog from the state and its requests and replaces `dialog` when it differs.
     pub(crate) fn refresh(
+        &self,
+        agent: Agent,
+        dialog: &mut Dialog,
+        file_name: &str,
+        extra_diags: Vec<String>,
+    ) -> bool {
+        self.refresh_with(agent, &self.turns, dialog, file_name, extra_diags)
+    }
+
+    /// [`Common::refresh`] with other requests than the state's (Codex's older rollouts).
+    pub(crate) fn refresh_with(
         &self,
         agent: Agent,
         turns: &[Turn],
@@ -339,13 +373,53 @@ impl Common {
         file_name: &str,
         extra_diags: Vec<String>,
     ) -> bool {
-        let fresh = build(self, agent.format(), turns, file_name, extra_diags);
-        if *dialog == fresh {
-            return false;
-        }
-        *dialog = fresh;
-        true
+        replace_dialog(
+            dialog,
+            build(self, agent.format(), turns, file_name, extra_diags),
+        )
     }
+
+    /// Counts a line of a log whose lines name the session (Claude Code's, Qwen Code's): notes
+    /// its time and takes the session id from the first line that names one; `true` when either
+    /// moved.
+    pub(crate) fn session_line(&mut self, ts: Option<i64>, session_id: Option<&RawValue>) -> bool {
+        let moved = self.line_at(ts);
+        self.first_session_id(session_id) | moved
+    }
+}
+
+/// Puts `fresh` in place of `dialog` when they differ; `true` when it did (what a
+/// [`LineSink::refresh`] answers).
+pub(crate) fn replace_dialog(dialog: &mut Dialog, fresh: Dialog) -> bool {
+    if *dialog == fresh {
+        return false;
+    }
+    *dialog = fresh;
+    true
+}
+
+/// A log line's `type`, which every line of Claude Code's and Qwen Code's logs has: a line
+/// without one is skipped with this reason.
+pub(crate) fn line_kind(raw: Option<&RawValue>) -> Result<String, String> {
+    raw_str(raw).ok_or_else(|| "no line `type`".to_string())
+}
+
+/// A content part as Gemini (`{text}`) and Codex (`{type, text}`, every kind read alike) write
+/// it: only its text counts.
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
+pub(crate) struct TextPart<'a> {
+    pub text: Option<&'a RawValue>,
+}
+
+/// A content part `{type, text}` of Anthropic-style and OpenAI-style messages (Claude Code's,
+/// Continue's), where the kind decides whether the text is the person's.
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
+pub(crate) struct TypedPart<'a> {
+    #[serde(rename = "type")]
+    pub kind: Option<&'a RawValue>,
+    pub text: Option<&'a RawValue>,
 }
 
 /// `"3 lines {rest}"`: what a reader skipped, counted, with `unit` in the plural when `n` is
@@ -596,28 +670,22 @@ impl LineSink for AgentSink {
     fn refresh(&mut self, dialog: &mut Dialog, file_name: &str, extra_diags: Vec<String>) -> bool {
         match self {
             AgentSink::CopilotCli(s) => s.refresh(dialog, file_name, extra_diags),
-            AgentSink::ClaudeCode(s) => s.common.refresh(
-                Agent::ClaudeCode,
-                &s.common.turns,
-                dialog,
-                file_name,
-                extra_diags,
-            ),
-            AgentSink::Codex(s) => s.refresh(dialog, file_name, extra_diags),
-            AgentSink::GeminiCli(s) => s.common.refresh(
-                Agent::GeminiCli,
-                &s.common.turns,
-                dialog,
-                file_name,
-                extra_diags,
-            ),
-            AgentSink::QwenCode(s) => s.common.refresh(
-                Agent::QwenCode,
-                &s.common.turns,
-                dialog,
-                file_name,
-                extra_diags,
-            ),
+            AgentSink::ClaudeCode(s) => {
+                s.common
+                    .refresh(Agent::ClaudeCode, dialog, file_name, extra_diags)
+            }
+            AgentSink::Codex(s) => {
+                s.common
+                    .refresh_with(Agent::Codex, s.turns(), dialog, file_name, extra_diags)
+            }
+            AgentSink::GeminiCli(s) => {
+                s.common
+                    .refresh(Agent::GeminiCli, dialog, file_name, extra_diags)
+            }
+            AgentSink::QwenCode(s) => {
+                s.common
+                    .refresh(Agent::QwenCode, dialog, file_name, extra_diags)
+            }
             AgentSink::Aider(s) => s.refresh(dialog, file_name, extra_diags),
         }
     }

@@ -16,7 +16,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{raw_str, raw_time, raw_true, whole_json_text, Common, Turn};
+use super::{counted, raw_str, raw_time, raw_true, whole_json_text, Common};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
@@ -27,72 +27,59 @@ pub(crate) fn detect(file_name: &str) -> bool {
     })
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Export<'a> {
-    #[serde(borrow, default)]
     info: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     messages: Option<Vec<&'a RawValue>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct SessionInfo<'a> {
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     title: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     directory: Option<&'a RawValue>,
-    #[serde(rename = "parentID", borrow, default)]
+    #[serde(rename = "parentID")]
     parent_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     time: Option<Time<'a>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Time<'a> {
-    #[serde(borrow, default)]
     created: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     updated: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     completed: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Message<'a> {
     /// The hosts put the message's id beside its `info` (the database keeps it in a column).
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     info: Option<MessageInfo<'a>>,
-    #[serde(borrow, default)]
     parts: Option<Vec<Part<'a>>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct MessageInfo<'a> {
-    #[serde(borrow, default)]
     id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     role: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     time: Option<Time<'a>>,
-    #[serde(rename = "modelID", borrow, default)]
+    #[serde(rename = "modelID")]
     model_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     error: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Part<'a> {
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     text: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     synthetic: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     ignored: Option<&'a RawValue>,
 }
 
@@ -164,17 +151,11 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState
                 if text.trim().is_empty() || c.turns.len() >= MAX_REQUESTS {
                     continue;
                 }
-                if let Some(turn) = c.turns.last_mut() {
-                    turn.done = true;
-                }
-                let model = c.model.clone();
-                c.turns.push(Turn {
-                    id: raw_str(info.id).or_else(|| raw_str(message.id)),
+                c.next_turn(
+                    raw_str(info.id).or_else(|| raw_str(message.id)),
                     text,
-                    timestamp: created,
-                    model,
-                    ..Default::default()
-                });
+                    created,
+                );
             }
             Some("assistant") => {
                 let completed = info.time.as_ref().and_then(|t| raw_time(t.completed));
@@ -213,12 +194,11 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState
 
 /// The dialog of a session read by [`read`].
 pub(crate) fn dialog(state: &OpenCodeState, file_name: &str) -> Dialog {
-    let mut extra = Vec::new();
-    if state.odd > 0 {
-        let n = state.odd;
-        let what = if n == 1 { "message" } else { "messages" };
-        extra.push(format!("{n} {what} without a known `info.role` skipped"));
-    }
+    let extra = Vec::from_iter(counted(
+        state.odd,
+        "message",
+        "without a known `info.role` skipped",
+    ));
     state
         .common
         .whole_dialog(SessionFormat::OpenCode, file_name, extra)

@@ -10,39 +10,34 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, Common};
+use super::{line_kind, parse_line, raw_str, raw_time, Common};
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Line<'a> {
-    #[serde(rename = "type", borrow, default)]
+    #[serde(rename = "type")]
     kind: Option<&'a RawValue>,
-    #[serde(rename = "sessionId", borrow, default)]
+    #[serde(rename = "sessionId")]
     session_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     uuid: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     timestamp: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     provenance: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     cwd: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     model: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     message: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Message<'a> {
-    #[serde(borrow, default)]
     parts: Option<Vec<Part<'a>>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct Part<'a> {
-    #[serde(borrow, default)]
     text: Option<&'a RawValue>,
-    #[serde(rename = "functionResponse", borrow, default)]
+    #[serde(rename = "functionResponse")]
     function_response: Option<&'a RawValue>,
 }
 
@@ -75,13 +70,10 @@ impl QwenState {
         let Some(line) = parse_line::<Line>(text)? else {
             return Ok(false);
         };
-        let Some(kind) = raw_str(line.kind) else {
-            return Err("no line `type`".into());
-        };
+        let kind = line_kind(line.kind)?;
         let c = &mut self.common;
         let ts = raw_time(line.timestamp);
-        let mut changed = c.line_at(ts);
-        changed |= c.first_session_id(line.session_id);
+        let mut changed = c.session_line(ts, line.session_id);
         changed |= c.first_folder(line.cwd);
         match kind.as_str() {
             "user" => {
@@ -99,10 +91,7 @@ impl QwenState {
                 changed |= c.answered(raw_str(line.model), text);
             }
             "system" => {}
-            other => {
-                self.common.unknown_type(other);
-                changed = true;
-            }
+            other => changed = self.common.unknown_line(other),
         }
         Ok(changed)
     }
