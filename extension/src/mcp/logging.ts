@@ -27,28 +27,30 @@ export class McpLogger implements Logger {
   }
 
   trace(message: string, ...args: unknown[]): void {
-    this.base.trace(message, ...args);
-    this.forward('debug', message, args);
+    this.log('trace', 'debug', message, args);
   }
 
   debug(message: string, ...args: unknown[]): void {
-    this.base.debug(message, ...args);
-    this.forward('debug', message, args);
+    this.log('debug', 'debug', message, args);
   }
 
   info(message: string, ...args: unknown[]): void {
-    this.base.info(message, ...args);
-    this.forward('info', message, args);
+    this.log('info', 'info', message, args);
   }
 
   warn(message: string, ...args: unknown[]): void {
-    this.base.warn(message, ...args);
-    this.forward('warning', message, args);
+    this.log('warn', 'warning', message, args);
   }
 
   error(message: string | Error, ...args: unknown[]): void {
     this.base.error(message, ...args);
     this.forward('error', message, args);
+  }
+
+  /** Writes to the host's logger at `method`, then forwards at MCP's `level`. */
+  private log(method: 'trace' | 'debug' | 'info' | 'warn', level: McpLogLevel, message: string, args: unknown[]): void {
+    this.base[method](message, ...args);
+    this.forward(level, message, args);
   }
 
   private forward(level: McpLogLevel, message: string | Error, args: unknown[]): void {

@@ -60,9 +60,17 @@ export function agentCommand(root: string, name: AgentName): string {
   return path.join(root, '.tools', 'agents', name, 'node_modules', '.bin', bin);
 }
 
+/** What tells one agent from another: the rest of an Agent is its name and folders. */
+export type AgentDriver = Pick<Agent, 'source' | 'turn' | 'logOf'>;
+
 export function makeAgent(name: AgentName, options: AgentOptions): Agent {
   const work = path.join(options.home, 'work');
   fs.mkdirSync(work, { recursive: true });
+  return { name, work, home: options.home, ...driverOf(name, options, work) };
+}
+
+/** How `name` runs its turns and where it keeps its logs, with its settings written under `options.home`. */
+function driverOf(name: AgentName, options: AgentOptions, work: string): AgentDriver {
   const mcp = options.mcp ?? { command: process.execPath, args: [path.join(options.root, 'dist', 'cli.js'), 'mcp'] };
   const base: NodeJS.ProcessEnv = {
     PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`,
@@ -89,10 +97,7 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
       COPILOT_PKG_CACHE_HOME: path.join(options.root, '.tools', 'agents', 'copilot-pkg-cache'),
     };
     return {
-      name,
       source: 'copilot-cli',
-      work,
-      home: options.home,
       turn: namedSessions(options.command, work, env, (id, first, prompt) => [
         first ? `--session-id=${id}` : `--resume=${id}`,
         '-p',
@@ -117,10 +122,7 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
       IS_SANDBOX: '1',
     };
     return {
-      name,
       source: 'claude-code',
-      work,
-      home: options.home,
       turn: namedSessions(options.command, work, env, (id, first, prompt) => [
         ...sessionPrompt(id, first, prompt),
         '--dangerously-skip-permissions',
@@ -181,10 +183,7 @@ export function makeAgent(name: AgentName, options: AgentOptions): Agent {
   const env = { ...base, CODEX_HOME: codexHome, SCRIPTED_KEY: 'offline' };
   const sessions = path.join(codexHome, 'sessions');
   return {
-    name,
     source: 'codex',
-    work,
-    home: options.home,
     async turn(session, prompt, extraEnv) {
       const before = new Set(rollouts(sessions));
       const trust = options.trustHooks ? ['--dangerously-bypass-hook-trust'] : [];
@@ -208,7 +207,7 @@ function geminiLike(
   work: string,
   base: NodeJS.ProcessEnv,
   mcp: { command: string; args: string[] },
-): Agent {
+): AgentDriver {
   const dir = path.join(options.home, name === 'gemini' ? '.gemini' : '.qwen');
   fs.mkdirSync(dir, { recursive: true });
   const servers = options.bare ? {} : { mcpServers: { secretary: { ...mcp, trust: true } } };
@@ -222,10 +221,7 @@ function geminiLike(
       ? { ...base, GOOGLE_GEMINI_BASE_URL: options.modelUrl, GEMINI_API_KEY: 'offline', GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' }
       : { ...base, OPENAI_BASE_URL: `${options.modelUrl}/v1`, OPENAI_API_KEY: 'offline', OPENAI_MODEL: 'scripted', QWEN_CODE_SUPPRESS_YOLO_WARNING: '1' };
   return {
-    name,
     source: name === 'gemini' ? 'gemini-cli' : 'qwen-code',
-    work,
-    home: options.home,
     turn: namedSessions(options.command, work, env, (id, first, prompt) => [
       ...sessionPrompt(id, first, prompt),
       '--yolo',

@@ -9,6 +9,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { errorMessage } from '../../src/log';
+import { listenLocal } from '../unit/helpers';
 
 export const FAKE_MODEL = 'fake-model';
 
@@ -116,18 +117,8 @@ export async function startFakeCopilotApi(scenarios: Record<string, Step[]>): Pr
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    requests,
-    chats,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocal(server);
+  return { url, requests, chats, close };
 }
 
 /** The one model, in the shape the server requires of `/models` (measured with 1.539.0). */

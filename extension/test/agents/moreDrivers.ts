@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import type { Agent, AgentOptions, TurnResult } from './drivers';
+import type { AgentDriver, AgentOptions, TurnResult } from './drivers';
 
 /**
  * OpenCode, Aider and Continue's `cn`, driven like the other agents (drivers.ts): one turn at a
@@ -24,7 +24,7 @@ export function makeMoreAgent(
   base: NodeJS.ProcessEnv,
   mcp: { command: string; args: string[] },
   run: Run,
-): Agent {
+): AgentDriver {
   if (name === 'opencode') {
     // A custom OpenAI-compatible provider (OpenCode's own `@ai-sdk/openai-compatible`, bundled).
     const dir = path.join(base.XDG_CONFIG_HOME as string, 'opencode');
@@ -46,10 +46,7 @@ export function makeMoreAgent(
     fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify(config));
     const db = path.join(base.XDG_DATA_HOME as string, 'opencode', 'opencode.db');
     return {
-      name,
       source: 'opencode',
-      work,
-      home: options.home,
       async turn(session, prompt, extraEnv) {
         // The prompt as separate words: OpenCode quotes a single argument that holds spaces.
         const args = ['run', '--format', 'json', ...(session ? ['--session', session] : []), ...prompt.split(' ')];
@@ -80,10 +77,7 @@ export function makeMoreAgent(
       '--no-pretty',
     ];
     return {
-      name,
       source: 'aider',
-      work,
-      home: options.home,
       async turn(_session, prompt, extraEnv) {
         const result = await run(options.command, [...flags, '--message', prompt], work, { ...base, ...extraEnv });
         // One history per folder: the file is the session.
@@ -117,10 +111,7 @@ export function makeMoreAgent(
   );
   const sessions = path.join(dir, 'sessions');
   return {
-    name,
     source: 'continue',
-    work,
-    home: options.home,
     async turn(session, prompt, extraEnv) {
       const args = ['--config', config, ...(session ? ['--resume'] : []), '--auto', '-p', prompt];
       const result = await run(options.command, args, work, { ...base, ...extraEnv });

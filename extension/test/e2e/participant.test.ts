@@ -2,12 +2,10 @@
 // driven without a language model) on the live core and sessions, writing to a recording stream
 // with ChatResponseStream's methods. Sessions are the samples seeded as dialogs.test.ts does.
 import * as assert from 'assert/strict';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { test } from './harness';
-import { chatSessionsDir, eventually, invoke, sampleSessions, secretary } from './support';
+import { eventually, invoke, secretary, secretaryWithSamples } from './support';
 
 const JSONL = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';
 const JSON_ID = 'a1f4c2e0-7b3d-4d9a-9c51-2e8f6b0d3a71';
@@ -44,15 +42,7 @@ async function ask(command: string | undefined, prompt = '') {
 }
 
 async function seeded(): Promise<void> {
-  const { ext, api } = await secretary();
-  await api.sessions.start();
-  const dir = chatSessionsDir(api);
-  for (const file of sampleSessions(ext)) {
-    const target = path.join(dir, path.basename(file));
-    if (!fs.existsSync(target)) {
-      fs.copyFileSync(file, target);
-    }
-  }
+  const { api } = await secretaryWithSamples();
   const ids = () => api.sessions.getDialogs().map((entry) => entry.dialog.sessionId);
   await api.sessions.refresh();
   await eventually(() => ids().includes(JSONL) && ids().includes(JSON_ID), 10_000, 'the sample sessions');

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 
 import type { SecretaryNode } from '../../src/tree/chatMonitorTreeProvider';
 import { canScreenshot, recordMetric, screenshot, test } from './harness';
-import { chatSessionsDir, eventually, sampleSessions, secretary } from './support';
+import { chatSessionsDir, eventually, secretaryWithSamples } from './support';
 
 /** The sample dialog "Dark mode for the todo app" (samples/user-data), as VS Code writes sessions. */
 const SAMPLE = 'a1f4c2e0-7b3d-4d9a-9c51-2e8f6b0d3a71';
@@ -41,17 +41,10 @@ function session(sessionId: string, at: number, texts: string[]): string {
   });
 }
 
-async function seeded(): Promise<Awaited<ReturnType<typeof secretary>>> {
-  const found = await secretary();
-  const { ext, api } = found;
-  await api.sessions.start();
+async function seeded(): ReturnType<typeof secretaryWithSamples> {
+  const found = await secretaryWithSamples();
+  const { api } = found;
   const dir = chatSessionsDir(api);
-  for (const sample of sampleSessions(ext)) {
-    const target = path.join(dir, path.basename(sample));
-    if (!fs.existsSync(target)) {
-      fs.copyFileSync(sample, target);
-    }
-  }
   const now = Date.now();
   const files: [string, number, string[]][] = [
     [ids.empty, now - 3 * 24 * HOUR, []],

@@ -49,6 +49,21 @@ export function sampleSessions(ext: vscode.Extension<unknown>): string[] {
   return fs.readdirSync(dir).map((name) => path.join(dir, name));
 }
 
+/** Our extension, its sessions started, with the sample sessions copied into the workspace's
+ * chatSessions folder (a sample already there, maybe changed by an earlier test, is kept). */
+export async function secretaryWithSamples(): Promise<Awaited<ReturnType<typeof secretary>>> {
+  const found = await secretary();
+  await found.api.sessions.start();
+  const dir = chatSessionsDir(found.api);
+  for (const sample of sampleSessions(found.ext)) {
+    const target = path.join(dir, path.basename(sample));
+    if (!fs.existsSync(target)) {
+      fs.copyFileSync(sample, target);
+    }
+  }
+  return found;
+}
+
 /**
  * The real session fixtures of shared/ (see ../sharedFixtures.ts): empty when absent (the harness has
  * no skip; the reason goes to the extension host's log), a thrown failure under CI=true.

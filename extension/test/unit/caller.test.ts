@@ -10,7 +10,7 @@ import { WasmCore } from '../../src/core/wasm';
 import { silentLogger } from '../../src/log';
 import { sessionsUnder } from '../../src/sessions/discovery';
 import { DialogSessionsService } from '../../src/sessions/dialogSessionsService';
-import { SAMPLE_WORKSPACE, WASM_DIR, copySamples } from './helpers';
+import { SAMPLE_WORKSPACE, WASM_DIR, withSamples } from './helpers';
 
 const JSONL = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';
 const JSON_ID = 'a1f4c2e0-7b3d-4d9a-9c51-2e8f6b0d3a71';
@@ -130,8 +130,7 @@ function idsOf(service: DialogSessionsService, sessionId: string) {
 }
 
 test('the calling chat answers, not the most recent one, with the request not saved yet', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { service } = open(samples.dir);
     await service.start(false);
     assert.equal(service.getCurrentSessionId(), JSONL, 'the most recent dialog is the .jsonl one');
@@ -156,14 +155,11 @@ test('the calling chat answers, not the most recent one, with the request not sa
     await service.invokeTool('list_dialogs', {}, call);
     await service.invokeTool('get_first_request', { sessionId: JSONL }, call);
     assert.equal(call.taken, 1);
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
 
 test("another chat's live copy is refused: the saved copy answers and says it may be behind", async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { service } = open(samples.dir);
     await service.start(false);
     const other = idsOf(service, JSONL);
@@ -180,14 +176,11 @@ test("another chat's live copy is refused: the saved copy answers and says it ma
     assert.equal(again.success, false);
     assert.match(String(again.error), /within 2000 ms/);
     assert.equal(failed.taken, 1);
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
 
 test('a brand-new chat with no file is told its answer is uncertain, never given the previous dialog', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { service } = open(samples.dir);
     await service.start(false);
     // Its own copy or another new chat's: nothing tells them apart, so neither is used.
@@ -203,14 +196,11 @@ test('a brand-new chat with no file is told its answer is uncertain, never given
     assert.equal(refused.success, false);
     assert.equal(refused.error_type, 'caller_not_found');
     assert.doesNotMatch(JSON.stringify(refused), new RegExp(known[0].text.slice(0, 20)));
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
 
 test('with watchers running, a call reads only what changed: the calling chat file and reported files', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { service } = open(samples.dir);
     const scope = { files: () => sessionsUnder(samples.dir), watchDirs: () => [path.join(samples.storage, 'chatSessions')] };
     const core = new WasmCore(WASM_DIR, silentLogger);
@@ -234,14 +224,11 @@ test('with watchers running, a call reads only what changed: the calling chat fi
     assert.equal(answer.request, 'Appended while watched');
     watched.dispose();
     service.dispose();
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
 
 test('an index past 2^32 is refused in the WASM core, not wrapped to request 1 (usize has 32 bits there)', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { service } = open(samples.dir);
     await service.start(false);
     for (const index of [4294967297, 4294967296 + 2, 2 ** 53]) {
@@ -249,7 +236,5 @@ test('an index past 2^32 is refused in the WASM core, not wrapped to request 1 (
       assert.equal(answer.success, false, `${index}: ${JSON.stringify(answer)}`);
       assert.match(String(answer.error), /exceeds total requests \(3\)|whole number|past 2\^53/);
     }
-  } finally {
-    samples.cleanup();
-  }
+  });
 });

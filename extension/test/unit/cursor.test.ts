@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 
 import { CI } from '../sharedFixtures';
-import { ROOT, tempDir } from './helpers';
+import { ROOT, withTempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 
@@ -230,8 +230,7 @@ test('Cursor: workspace and global databases, each conversation a dialog of its 
   if (!needSqlite(t)) {
     return;
   }
-  const { dir: home, cleanup } = tempDir('secretary-cursor-');
-  try {
+  withTempDir('secretary-cursor-', (home) => {
     seedWorkspace(home);
     writeDb({ file: path.join(USER(home), 'globalStorage', 'state.vscdb'), itemTable: [['cursorAuth/cachedEmail', 'x']], diskKv: globalRows() });
     const before = filesUnder(USER(home));
@@ -251,18 +250,15 @@ test('Cursor: workspace and global databases, each conversation a dialog of its 
     assert.equal(byId.get('global-1')?.requestsCount, 2);
     assert.equal(byId.get('global-2')?.workspace, null);
     assert.equal(request(home, 'global-1', 2), 'how do I do 2');
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('Cursor: a WAL database in use is read with what its WAL holds; closed, it is read without creating -wal/-shm', { timeout: 120_000 }, async (t) => {
   if (!needSqlite(t)) {
     return;
   }
-  const { dir: home, cleanup } = tempDir('secretary-cursor-wal-');
-  const file = path.join(USER(home), 'globalStorage', 'state.vscdb');
-  try {
+  await withTempDir('secretary-cursor-wal-', async (home) => {
+    const file = path.join(USER(home), 'globalStorage', 'state.vscdb');
     const rows = globalRows();
     const writer = await holdDb({
       file,
@@ -285,17 +281,14 @@ test('Cursor: a WAL database in use is read with what its WAL holds; closed, it 
     const listed = sessions(home);
     assert.deepEqual(listed.dialogs.map((d) => d.sessionId).sort(), ['global-1', 'global-2']);
     assert.deepEqual(filesUnder(path.dirname(file)), ['state.vscdb'], 'a read-only open created files beside the database');
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('Cursor: a locked, a corrupt and a non-SQLite database are listed as not read with why; the others are read', { timeout: 120_000 }, async (t) => {
   if (!needSqlite(t)) {
     return;
   }
-  const { dir: home, cleanup } = tempDir('secretary-cursor-bad-');
-  try {
+  await withTempDir('secretary-cursor-bad-', async (home) => {
     seedWorkspace(home);
     const storage = path.join(USER(home), 'workspaceStorage');
     // Not a database at all.
@@ -324,9 +317,7 @@ test('Cursor: a locked, a corrupt and a non-SQLite database are listed as not re
     // Unlocked: read.
     const listed = sessions(home);
     assert.ok(listed.dialogs.some((d) => d.sessionId === 'global-1'));
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('Cursor: a Node without node:sqlite lists each database as not read and says which Node is needed', { timeout: 120_000 }, (t) => {
@@ -337,14 +328,11 @@ test('Cursor: a Node without node:sqlite lists each database as not read and say
   if (!needSqlite(t)) {
     return;
   }
-  const { dir: home, cleanup } = tempDir('secretary-cursor-node20-');
-  try {
+  withTempDir('secretary-cursor-node20-', (home) => {
     seedWorkspace(home);
     const listed = sessions(home, process.execPath);
     assert.deepEqual(listed.dialogs, []);
     assert.equal(listed.unreadable.length, 1);
     assert.match(listed.unreadable[0].error, /needs Node >= 22\.5/);
-  } finally {
-    cleanup();
-  }
+  });
 });

@@ -1,4 +1,6 @@
 import * as fs from 'fs';
+import type * as http from 'http';
+import type { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
 
@@ -25,6 +27,48 @@ export function copySamples(): { dir: string; storage: string; cleanup(): void }
     dir: temp.dir,
     storage: path.join(temp.dir, 'User', 'workspaceStorage', path.basename(SAMPLE_STORAGE)),
     cleanup: temp.cleanup,
+  };
+}
+
+/** Runs `run`, then `cleanup` whatever happens: at once for a plain result, when it settles for a promise. */
+function cleaningUp<T>(cleanup: () => void, run: () => T): T {
+  let result: T;
+  try {
+    result = run();
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  if (result instanceof Promise) {
+    return result.finally(cleanup) as T;
+  }
+  cleanup();
+  return result;
+}
+
+/** Runs `fn` on a fresh copy of the sample user-data folder, removed afterwards (see copySamples). */
+export function withSamples<T>(fn: (samples: { dir: string; storage: string }) => T): T {
+  const samples = copySamples();
+  return cleaningUp(samples.cleanup, () => fn(samples));
+}
+
+/** Runs `fn` in a fresh temporary folder, removed afterwards (see tempDir). */
+export function withTempDir<T>(prefix: string, fn: (dir: string) => T): T {
+  const temp = tempDir(prefix);
+  return cleaningUp(temp.cleanup, () => fn(temp.dir));
+}
+
+/** Starts `server` on a free port of 127.0.0.1: its URL, and a close that drops open connections
+ * first (a test's server must not keep the run alive). */
+export async function listenLocal(server: http.Server): Promise<{ url: string; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 
 import { applyPlan, planSetup } from '../../src/hooks/install';
-import { ROOT, tempDir } from './helpers';
+import { ROOT, withTempDir } from './helpers';
 
 /**
  * `secretary hook` and `secretary hooks install|uninstall` as processes over real files in a
@@ -69,8 +69,7 @@ function assertNothingWritten(home: string, before: Map<string, string>, gone: s
 const hookArgs = ['hook', 'session-start', '--agent', 'claude-code'];
 
 test('hook: the session by transcript path or by id, its requests verbatim in the output Claude Code reads', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const log = claudeLog(home, ['First: write the invoice module', 'Middle: handle refunds', 'Newest: a changelog']);
     for (const input of [{ session_id: ID, transcript_path: log, source: 'compact' }, { session_id: ID, source: 'compact' }]) {
       const r = run(hookArgs, home, JSON.stringify(input));
@@ -85,14 +84,11 @@ test('hook: the session by transcript path or by id, its requests verbatim in th
     const startup = run(hookArgs, home, JSON.stringify({ session_id: ID, source: 'startup' }));
     assert.equal(startup.code, 0);
     assert.equal(startup.out, '');
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('hook: hostile inputs print nothing, exit 0, log one line and write nothing', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const log = claudeLog(home, ['First request']);
     // Outside the agent's folder: a transcript path the hook must not read.
     const outside = path.join(home, 'secret.jsonl');
@@ -132,14 +128,11 @@ test('hook: hostile inputs print nothing, exit 0, log one line and write nothing
     }
     // Nothing else was created, changed or removed (the log is the one this test deleted).
     assertNothingWritten(home, before, log);
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('hook: a 5 MB request gives bounded output, the other requests whole, in well under the deadline', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const huge = `HUGE ${'y'.repeat(5 * 1024 * 1024)}`;
     claudeLog(home, ['First request', huge, 'Middle two', 'Newest request']);
     const r = run(hookArgs, home, JSON.stringify({ session_id: ID, source: 'compact' }));
@@ -153,14 +146,11 @@ test('hook: a 5 MB request gives bounded output, the other requests whole, in we
     const small = run([...hookArgs, '--max-chars', '2000'], home, JSON.stringify({ session_id: ID, source: 'compact' }));
     const smallContext = (JSON.parse(small.out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     assert.ok(smallContext.length <= 2_000, `${smallContext.length}`);
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('hook: stdin left open ends the hook after 2 s with nothing printed', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const started = performance.now();
     const r = spawnSync('sh', ['-c', `sleep 3 | "${process.execPath}" "${CLI}" hook session-start --agent claude-code`], {
       encoding: 'utf8',
@@ -172,14 +162,11 @@ test('hook: stdin left open ends the hook after 2 s with nothing printed', () =>
     assert.match(r.stderr, /stdin stayed open/);
     // sh waits for sleep too; the hook itself gave up at 2 s (its line says so).
     assert.ok(performance.now() - started < 10_000);
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('hooks install merges into existing settings, keeps a backup, is idempotent; uninstall removes only its entry', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const file = path.join(home, '.claude', 'settings.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const original = `{
@@ -227,14 +214,11 @@ test('hooks install merges into existing settings, keeps a backup, is idempotent
     const copilot = JSON.parse(fs.readFileSync(path.join(home, '.copilot', 'hooks', 'secretary-recall.json'), 'utf8')) as { version: number; hooks: { userPromptSubmitted: { bash: string }[] } };
     assert.equal(copilot.version, 1);
     assert.match(copilot.hooks.userPromptSubmitted[0].bash, /hook user-prompt-submitted --agent copilot-cli$/);
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('hooks install refuses a settings file that is not JSON, a link, huge, or the wrong shape, and never clobbers it', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const file = path.join(home, '.claude', 'settings.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const cases: [string, () => void, RegExp][] = [
@@ -276,14 +260,11 @@ test('hooks install refuses a settings file that is not JSON, a link, huge, or t
     assert.equal(run(['hooks', 'install', '--agent', 'cursor'], home).code, 2);
     assert.equal(run(['hooks', 'install', '--scope', 'galaxy'], home).code, 2);
     assert.equal(run(['hooks', 'frobnicate'], home).code, 2);
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('Set Up Recall Hooks plans only for the agents whose home exists, names the files, and refuses what it must not touch', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const env = {};
     assert.deepEqual(
       planSetup('/opt/s/dist/cli.js', 'node', env, home).plans.map((p) => p.agent),
@@ -321,9 +302,7 @@ test('Set Up Recall Hooks plans only for the agents whose home exists, names the
       planSetup('/opt/s/dist/cli.js', 'node', { CLAUDE_CONFIG_DIR: other }, home).plans.map((p) => p.file),
       [path.join(other, 'settings.json')],
     );
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 /** A Gemini CLI log in `home` (`~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`), shaped
@@ -344,8 +323,7 @@ function geminiLog(home: string, prompts: string[], compressed: boolean): string
 }
 
 test('hook: Gemini CLI BeforeAgent answers after a compression only, by transcript path or session id; hostile inputs print nothing and write nothing', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const args = ['hook', 'before-agent', '--agent', 'gemini-cli'];
     const prompts = ['First: write the invoice module', 'Middle: handle refunds', 'Newest: a changelog'];
     const plain = geminiLog(home, prompts, false);
@@ -396,14 +374,11 @@ test('hook: Gemini CLI BeforeAgent answers after a compression only, by transcri
     assert.match(gone.err, /no gemini-cli log/);
     // Nothing else was created, changed or removed (the log is the one this test rewrote and deleted).
     assertNothingWritten(home, before, plain);
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('hooks install --agent gemini-cli: BeforeAgent in ~/.gemini/settings.json, the other settings kept; uninstall removes only it', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const file = path.join(home, '.gemini', 'settings.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const original = '{\n  "model": { "compressionThreshold": 0.5 },\n  "hooks": { "BeforeAgent": [{ "hooks": [{ "type": "command", "command": "audit.sh" }] }] }\n}\n';
@@ -426,9 +401,7 @@ test('hooks install --agent gemini-cli: BeforeAgent in ~/.gemini/settings.json, 
     const r = spawnSync(process.execPath, [CLI, 'hooks', 'install', '--agent', 'gemini-cli', '--scope', 'project'], { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } });
     assert.equal(r.status, 0, r.stderr);
     assert.ok(fs.existsSync(path.join(project, '.gemini', 'settings.json')));
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 /** A VS Code chat session log (`.jsonl` mutation log) under `home`'s `~/.config/Code`, its
@@ -455,8 +428,7 @@ function vscodeSession(home: string, fileId: string, copilotId: string, prompts:
 }
 
 test("hook: VS Code's UserPromptSubmit (as Copilot Chat sends it) answers once after a compaction, by VS Code's session id or Copilot Chat's own; hostile inputs print nothing", () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     const args = ['hook', 'user-prompt-submitted', '--agent', 'vscode'];
     const VSCODE_ID = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';
     const COPILOT_ID = 'de268602-1201-4c82-94f4-1d91a16df012';
@@ -512,14 +484,11 @@ test("hook: VS Code's UserPromptSubmit (as Copilot Chat sends it) answers once a
     assert.equal(gone.code, 0);
     assert.equal(gone.out, '');
     assert.match(gone.err, /no vscode log/);
-  } finally {
-    cleanup();
-  }
+  });
 });
 
 test('hooks install --agent vscode: UserPromptSubmit in ~/.copilot/hooks/secretary-recall-vscode.json (VS Code format), beside the Copilot CLI file; uninstall removes only it', () => {
-  const { dir: home, cleanup } = tempDir();
-  try {
+  withTempDir('secretary-test-', (home) => {
     assert.equal(run(['hooks', 'install', '--agent', 'copilot-cli,vscode'], home).code, 0);
     const file = path.join(home, '.copilot', 'hooks', 'secretary-recall-vscode.json');
     const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: number; hooks: { UserPromptSubmit: { type: string; command: string; timeout: number }[] } };
@@ -531,7 +500,5 @@ test('hooks install --agent vscode: UserPromptSubmit in ~/.copilot/hooks/secreta
     assert.equal(run(['hooks', 'uninstall', '--agent', 'vscode'], home).code, 0);
     assert.ok(!fs.readFileSync(file, 'utf8').includes('--agent vscode'));
     assert.match(fs.readFileSync(path.join(home, '.copilot', 'hooks', 'secretary-recall.json'), 'utf8'), /--agent copilot-cli/);
-  } finally {
-    cleanup();
-  }
+  });
 });

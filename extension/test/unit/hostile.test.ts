@@ -5,14 +5,13 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 
 import { fetchOnce, MAX_BODY_BYTES } from '../../src/host/http';
 import { NodeHost } from '../../src/host/nodeHost';
-import { linesOf, ROOT, SAMPLES, tempDir } from './helpers';
+import { linesOf, listenLocal, ROOT, SAMPLES, tempDir, withTempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const TODO_APP = '/home/dev/projects/todo-app';
@@ -105,17 +104,8 @@ async function server(handler: (req: http.IncomingMessage, res: http.ServerRespo
     requests.push({ url: req.url ?? '', authorization: req.headers.authorization });
     handler(req, res);
   });
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  return {
-    base,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        srv.closeAllConnections();
-        srv.close(() => resolve());
-      }),
-  };
+  const { url: base, close } = await listenLocal(srv);
+  return { base, requests, close };
 }
 
 // ---------------------------------------------------------------- 1. wire names
@@ -297,12 +287,10 @@ test('2: no redirect to another host is followed, and a huge answer is cut while
 // ---------------------------------------------------------------- 3. concurrent writes
 
 test('3: 20 processes setting 20 project flags at once keep all 20; old temporary files are cleaned', async () => {
-  const workspace = tempDir();
-  const state = tempDir();
-  try {
-    const area = path.join(state.dir, 'workspaces');
+  await withTempDir('secretary-test-', async (workspace) => withTempDir('secretary-test-', async (state) => {
+    const area = path.join(state, 'workspaces');
     // A first flag creates the state folder; then plant an orphan, a fresh temp file and a stale lock.
-    const first = cli(['call', 'set_project_flag', '{"name": "f0", "value": 0}', '--state-dir', state.dir, '--storage', SAMPLES], { cwd: workspace.dir });
+    const first = cli(['call', 'set_project_flag', '{"name": "f0", "value": 0}', '--state-dir', state, '--storage', SAMPLES], { cwd: workspace });
     assert.equal(first.status, 0, first.stderr + first.stdout);
     const dir = path.join(area, fs.readdirSync(area)[0]);
     const orphan = path.join(dir, '.flags.json.4242.aaaaaaaaaaaa.tmp');
@@ -316,8 +304,8 @@ test('3: 20 processes setting 20 project flags at once keep all 20; old temporar
 
     const runs = Array.from({ length: 20 }, (_, i) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [CLI, 'call', 'set_project_flag', JSON.stringify({ name: `f${i + 1}`, value: i + 1 }), '--state-dir', state.dir, '--storage', SAMPLES], {
-          cwd: workspace.dir,
+        const child = spawn(process.execPath, [CLI, 'call', 'set_project_flag', JSON.stringify({ name: `f${i + 1}`, value: i + 1 }), '--state-dir', state, '--storage', SAMPLES], {
+          cwd: workspace,
           env: CLEAN_ENV,
         });
         let out = '';
@@ -336,76 +324,64 @@ test('3: 20 processes setting 20 project flags at once keep all 20; old temporar
     assert.equal(fs.existsSync(orphan), false, 'the orphan older than a minute is removed');
     assert.equal(fs.existsSync(fresh), true, 'a recent temporary file may still be in use');
     assert.equal(fs.existsSync(path.join(dir, 'flags.json.lock')), false, 'no lock is left behind');
-  } finally {
-    workspace.cleanup();
-    state.cleanup();
-  }
+  }));
 });
 
 test('3: a lock held by a live process makes a change wait, then fail with a clear message', () => {
-  const state = tempDir();
-  try {
-    const host = new NodeHost({ roots: { globalState: state.dir }, lockWaitMs: 300 });
-    fs.writeFileSync(path.join(state.dir, 'flags.json.lock'), JSON.stringify({ pid: process.pid, host: os.hostname() }));
+  withTempDir('secretary-test-', (state) => {
+    const host = new NodeHost({ roots: { globalState: state }, lockWaitMs: 300 });
+    fs.writeFileSync(path.join(state, 'flags.json.lock'), JSON.stringify({ pid: process.pid, host: os.hostname() }));
     const started = Date.now();
     assert.throws(() => host.lock('globalState', 'flags.json'), /globalState\/flags.json is locked by another process/);
     assert.ok(Date.now() - started >= 300);
-    fs.unlinkSync(path.join(state.dir, 'flags.json.lock'));
+    fs.unlinkSync(path.join(state, 'flags.json.lock'));
     host.lock('globalState', 'flags.json');
-    assert.ok(fs.existsSync(path.join(state.dir, 'flags.json.lock')));
+    assert.ok(fs.existsSync(path.join(state, 'flags.json.lock')));
     host.unlock('globalState', 'flags.json');
-    assert.ok(!fs.existsSync(path.join(state.dir, 'flags.json.lock')));
-  } finally {
-    state.cleanup();
-  }
+    assert.ok(!fs.existsSync(path.join(state, 'flags.json.lock')));
+  });
 });
 
 // ---------------------------------------------------------------- 5. git
 
 test('5: get_changed_files runs no fsmonitor hook or filter the repository configures; no git when untrusted', () => {
-  const repo = tempDir();
-  const marks = tempDir();
-  try {
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo.dir, ...args], { stdio: 'pipe' });
+  withTempDir('secretary-test-', (repo) => withTempDir('secretary-test-', (marks) => {
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { stdio: 'pipe' });
     git('init', '-q', '.');
     git('config', 'user.email', 'a@example.com');
     git('config', 'user.name', 'a');
-    fs.writeFileSync(path.join(repo.dir, 'a.txt'), 'hi\n');
-    fs.writeFileSync(path.join(repo.dir, '.gitattributes'), '* filter=evil\n');
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'hi\n');
+    fs.writeFileSync(path.join(repo, '.gitattributes'), '* filter=evil\n');
     git('add', '.');
     git('commit', '-qm', 'init');
-    const mark = (name: string) => path.join(marks.dir, name);
+    const mark = (name: string) => path.join(marks, name);
     git('config', 'core.fsmonitor', `touch '${mark('fsmonitor')}'; false`);
     git('config', 'filter.evil.clean', `touch '${mark('clean')}'; cat`);
     git('config', 'filter.evil.process', `touch '${mark('process')}'`);
     const later = new Date(Date.now() + 5_000);
-    fs.utimesSync(path.join(repo.dir, 'a.txt'), later, later);
-    fs.writeFileSync(path.join(repo.dir, 'new.txt'), 'new\n');
+    fs.utimesSync(path.join(repo, 'a.txt'), later, later);
+    fs.writeFileSync(path.join(repo, 'new.txt'), 'new\n');
 
-    const run = cli(['call', 'get_changed_files', '{}', '--storage', SAMPLES], { cwd: repo.dir });
+    const run = cli(['call', 'get_changed_files', '{}', '--storage', SAMPLES], { cwd: repo });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /new\.txt/);
-    assert.deepEqual(fs.readdirSync(marks.dir), [], 'nothing the repository configured ran');
+    assert.deepEqual(fs.readdirSync(marks), [], 'nothing the repository configured ran');
 
-    const untrusted = new NodeHost({ roots: { workspace: repo.dir }, gitAllowed: () => false });
+    const untrusted = new NodeHost({ roots: { workspace: repo }, gitAllowed: () => false });
     assert.throws(() => untrusted.gitStatus(''), /untrusted workspace/);
-    assert.deepEqual(fs.readdirSync(marks.dir), []);
-  } finally {
-    repo.cleanup();
-    marks.cleanup();
-  }
+    assert.deepEqual(fs.readdirSync(marks), []);
+  }));
 });
 
 // ---------------------------------------------------------------- 6. show
 
 test('6: show refuses a link to /dev/zero, a FIFO and a file over the cap, at once', { skip: process.platform === 'win32' }, () => {
-  const temp = tempDir();
-  try {
-    const zero = path.join(temp.dir, 'zero.json');
+  withTempDir('secretary-test-', (temp) => {
+    const zero = path.join(temp, 'zero.json');
     fs.symlinkSync('/dev/zero', zero);
-    const fifo = path.join(temp.dir, 'fifo.json');
+    const fifo = path.join(temp, 'fifo.json');
     execFileSync('mkfifo', [fifo]);
-    const sparse = path.join(temp.dir, 'huge.json');
+    const sparse = path.join(temp, 'huge.json');
     fs.writeFileSync(sparse, '');
     fs.truncateSync(sparse, 600 * 1024 * 1024);
     for (const [file, why] of [
@@ -421,16 +397,14 @@ test('6: show refuses a link to /dev/zero, a FIFO and a file over the cap, at on
       assert.ok(Date.now() - started < 10_000);
     }
     // A link to a real session still works.
-    const link = path.join(temp.dir, 'linked.json');
+    const link = path.join(temp, 'linked.json');
     const sample = fs
       .readdirSync(SAMPLES, { recursive: true, encoding: 'utf8' })
       .find((f) => f.includes('chatSessions') && f.endsWith('.json'));
     assert.ok(sample);
     fs.symlinkSync(path.join(SAMPLES, sample), link);
     assert.equal(cli(['show', link]).status, 0);
-  } finally {
-    temp.cleanup();
-  }
+  });
 });
 
 // ---------------------------------------------------------------- 7. signals
@@ -475,36 +449,30 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 // ---------------------------------------------------------------- 8. names and sizes
 
 test('8: memory refuses device names with superscripts and names with leading spaces', () => {
-  const state = tempDir();
-  try {
+  withTempDir('secretary-test-', (state) => {
     for (const name of ['COM¹', 'lpt³.txt', '  notes']) {
-      const run = cli(['call', 'memory', JSON.stringify({ command: 'save', path: name, content: 'x' }), '--state-dir', state.dir, '--storage', SAMPLES], { cwd: state.dir });
+      const run = cli(['call', 'memory', JSON.stringify({ command: 'save', path: name, content: 'x' }), '--state-dir', state, '--storage', SAMPLES], { cwd: state });
       assert.equal(run.status, 1, run.stdout);
       assert.match(JSON.parse(run.stdout).error, /^Invalid memory name/);
     }
-    assert.equal(fs.existsSync(path.join(state.dir, 'global', 'memory')), false, 'nothing was written');
-  } finally {
-    state.cleanup();
-  }
+    assert.equal(fs.existsSync(path.join(state, 'global', 'memory')), false, 'nothing was written');
+  });
 });
 
 test('8: a README over the read cap is reported as too large, not as missing', () => {
-  const workspace = tempDir();
-  try {
-    const lib = path.join(workspace.dir, 'node_modules', 'bigdoc');
+  withTempDir('secretary-test-', (workspace) => {
+    const lib = path.join(workspace, 'node_modules', 'bigdoc');
     fs.mkdirSync(lib, { recursive: true });
-    fs.writeFileSync(path.join(workspace.dir, 'package.json'), JSON.stringify({ dependencies: { bigdoc: '1.0.0' } }));
+    fs.writeFileSync(path.join(workspace, 'package.json'), JSON.stringify({ dependencies: { bigdoc: '1.0.0' } }));
     fs.writeFileSync(path.join(lib, 'package.json'), JSON.stringify({ name: 'bigdoc', version: '1.0.0' }));
     fs.writeFileSync(path.join(lib, 'README.md'), `# bigdoc\n\n${'word '.repeat(2 * 1024 * 1024)}\n`);
     const run = cli(['call', 'get_library_docs', '{"libraryId": "/npm/bigdoc@1.0.0"}', '--storage', SAMPLES], {
-      cwd: workspace.dir,
+      cwd: workspace,
       env: { SECRETARY_CONTEXT7_ENABLED: 'false' },
     });
     assert.equal(run.status, 1, run.stdout);
     const answer = JSON.parse(run.stdout) as { error: string; error_type: string };
     assert.equal(answer.error_type, 'too_large', answer.error);
     assert.match(answer.error, /README\.md \(\d+ bytes\)/);
-  } finally {
-    workspace.cleanup();
-  }
+  });
 });

@@ -17,7 +17,7 @@ import { NodeHost } from '../../src/host/nodeHost';
 import type { Logger } from '../../src/log';
 import { ResetBackoff } from '../../src/sessions/quarantine';
 import { SessionSync } from '../../src/sessions/sessionSync';
-import { copySamples, linesOf, ROOT, SAMPLES, tempDir, WASM_DIR } from './helpers';
+import { copySamples, linesOf, ROOT, SAMPLES, tempDir, WASM_DIR, withTempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const CLEAN_ENV = Object.fromEntries(
@@ -109,19 +109,18 @@ const push = (text: string) => `{"kind":2,"k":["requests"],"v":[{"requestId":"r"
 // ---------------------------------------------------------------- 1. one bounded reader
 
 test('1: a settings file linked to /dev/zero, or a FIFO, is refused at once by call and mcp', { skip: !POSIX }, async () => {
-  const ws = tempDir();
-  try {
-    fs.mkdirSync(path.join(ws.dir, '.vscode'));
-    const settings = path.join(ws.dir, '.vscode', 'settings.json');
+  await withTempDir('secretary-test-', async (ws) => {
+    fs.mkdirSync(path.join(ws, '.vscode'));
+    const settings = path.join(ws, '.vscode', 'settings.json');
     fs.symlinkSync('/dev/zero', settings);
-    const run = cli(['call', 'tool_find', '{"query": "remember a note"}', '--storage', SAMPLES], { cwd: ws.dir, timeout: 15_000 });
+    const run = cli(['call', 'tool_find', '{"query": "remember a note"}', '--storage', SAMPLES], { cwd: ws, timeout: 15_000 });
     assert.equal(run.signal, null, `killed after ${run.ms} ms: the settings were read without end`);
     assert.equal(run.status, 0, run.stderr);
     assert.ok(run.ms < 10_000, `${run.ms} ms`);
 
     fs.unlinkSync(settings);
     execFileSync('mkfifo', [settings]);
-    const server = mcp(['--storage', SAMPLES, '--workspace', ws.dir, '--verbose']);
+    const server = mcp(['--storage', SAMPLES, '--workspace', ws, '--verbose']);
     try {
       await server.initialize();
       server.send({ jsonrpc: '2.0', id: 'ping', method: 'ping' });
@@ -133,17 +132,14 @@ test('1: a settings file linked to /dev/zero, or a FIFO, is refused at once by c
     } finally {
       server.child.kill('SIGKILL');
     }
-  } finally {
-    ws.cleanup();
-  }
+  });
 });
 
 test('1: mcp with its settings linked to /dev/stdin still answers its own JSON-RPC input', { skip: process.platform !== 'linux' }, async () => {
-  const ws = tempDir();
-  try {
-    fs.mkdirSync(path.join(ws.dir, '.vscode'));
-    fs.symlinkSync('/dev/stdin', path.join(ws.dir, '.vscode', 'settings.json'));
-    const server = mcp(['--storage', SAMPLES, '--workspace', ws.dir]);
+  await withTempDir('secretary-test-', async (ws) => {
+    fs.mkdirSync(path.join(ws, '.vscode'));
+    fs.symlinkSync('/dev/stdin', path.join(ws, '.vscode', 'settings.json'));
+    const server = mcp(['--storage', SAMPLES, '--workspace', ws]);
     try {
       await server.initialize();
       server.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list' });
@@ -154,29 +150,26 @@ test('1: mcp with its settings linked to /dev/stdin still answers its own JSON-R
     } finally {
       server.child.kill('SIGKILL');
     }
-  } finally {
-    ws.cleanup();
-  }
+  });
 });
 
 test('1: the bounded reader refuses devices, FIFOs, links where none is expected, and growth past the cap', { skip: !POSIX }, () => {
-  const temp = tempDir();
-  try {
-    const fifo = path.join(temp.dir, 'fifo');
+  withTempDir('secretary-test-', (temp) => {
+    const fifo = path.join(temp, 'fifo');
     execFileSync('mkfifo', [fifo]);
-    const link = path.join(temp.dir, 'link');
+    const link = path.join(temp, 'link');
     fs.symlinkSync('/dev/zero', link);
-    const big = path.join(temp.dir, 'big');
+    const big = path.join(temp, 'big');
     fs.writeFileSync(big, Buffer.alloc(2048));
     const started = Date.now();
     assert.throws(() => readBounded(link, { maxBytes: 1024 }), /not a regular file \(a device\)/);
     assert.throws(() => readBounded(fifo, { maxBytes: 1024 }), /not a regular file \(a FIFO\)/);
     assert.throws(() => readBounded(big, { maxBytes: 1024 }), /larger than 1024 bytes \(2048 bytes\)/);
-    const target = path.join(temp.dir, 'target');
+    const target = path.join(temp, 'target');
     fs.writeFileSync(target, 'x');
-    fs.symlinkSync(target, path.join(temp.dir, 'to-target'));
-    assert.equal(readBounded(path.join(temp.dir, 'to-target'), { maxBytes: 8 }).toString(), 'x');
-    assert.throws(() => readBounded(path.join(temp.dir, 'to-target'), { maxBytes: 8, noFollow: true }), /is a symbolic link/);
+    fs.symlinkSync(target, path.join(temp, 'to-target'));
+    assert.equal(readBounded(path.join(temp, 'to-target'), { maxBytes: 8 }).toString(), 'x');
+    assert.throws(() => readBounded(path.join(temp, 'to-target'), { maxBytes: 8, noFollow: true }), /is a symbolic link/);
     // /proc files say 0 bytes and then stream: with statSizeOnly they read as empty, at once.
     if (fs.existsSync('/proc/self/pagemap')) {
       assert.equal(readBounded('/proc/self/pagemap', { maxBytes: 1 << 20, statSizeOnly: true }).length, 0);
@@ -184,11 +177,9 @@ test('1: the bounded reader refuses devices, FIFOs, links where none is expected
     assert.ok(Date.now() - started < 2000);
 
     // The host bridge reads workspace files through it: a FIFO in the workspace is refused at once.
-    const host = new NodeHost({ roots: { workspace: temp.dir } });
+    const host = new NodeHost({ roots: { workspace: temp } });
     assert.throws(() => host.read('workspace', 'fifo'), /workspace\/fifo is not a regular file \(a FIFO\)/);
-  } finally {
-    temp.cleanup();
-  }
+  });
 });
 
 // ---------------------------------------------------------------- 2. traps, caps, quarantine
@@ -274,22 +265,17 @@ test('2: a log of more than 100,000 tiny requests is cut at the cap, and the CLI
 // ---------------------------------------------------------------- 3. git
 
 test('3: get_changed_files does not follow core.worktree out of the workspace', () => {
-  const ws = tempDir();
-  const outside = tempDir();
-  try {
-    fs.writeFileSync(path.join(outside.dir, 'outside-secret.txt'), 'x');
-    execFileSync('git', ['init', '-q', ws.dir]);
-    execFileSync('git', ['-C', ws.dir, 'config', 'core.worktree', outside.dir]);
-    fs.writeFileSync(path.join(ws.dir, 'inside.txt'), 'x');
-    const run = cli(['call', 'get_changed_files', '{}', '--storage', SAMPLES], { cwd: ws.dir });
+  withTempDir('secretary-test-', (ws) => withTempDir('secretary-test-', (outside) => {
+    fs.writeFileSync(path.join(outside, 'outside-secret.txt'), 'x');
+    execFileSync('git', ['init', '-q', ws]);
+    execFileSync('git', ['-C', ws, 'config', 'core.worktree', outside]);
+    fs.writeFileSync(path.join(ws, 'inside.txt'), 'x');
+    const run = cli(['call', 'get_changed_files', '{}', '--storage', SAMPLES], { cwd: ws });
     const answer = JSON.parse(run.stdout) as { success: boolean; text: string };
     assert.equal(answer.success, true, run.stdout);
     assert.doesNotMatch(answer.text, /outside-secret/);
     assert.match(answer.text, /inside\.txt/);
-  } finally {
-    ws.cleanup();
-    outside.cleanup();
-  }
+  }));
 });
 
 // ---------------------------------------------------------------- 4. size and type before reading
@@ -337,26 +323,22 @@ test('5: a lone surrogate keeps every request and its number; request 2 answers 
 // ---------------------------------------------------------------- 6. Node 20's loader
 
 test(`6: find-tools --stdin answers each line (Node ${process.versions.node})`, () => {
-  const temp = tempDir();
-  try {
-    const catalog = path.join(temp.dir, 'catalog.json');
+  withTempDir('secretary-test-', (temp) => {
+    const catalog = path.join(temp, 'catalog.json');
     fs.writeFileSync(catalog, JSON.stringify([{ name: 'convert', description: 'convert currency amounts' }, { name: 'weather', description: 'the forecast' }]));
-    const run = cli(['find-tools', '--stdin', '--catalog', catalog], { input: 'convert money\nforecast\n', env: { XDG_CACHE_HOME: temp.dir } });
+    const run = cli(['find-tools', '--stdin', '--catalog', catalog], { input: 'convert money\nforecast\n', env: { XDG_CACHE_HOME: temp } });
     assert.equal(run.status, 0, run.stderr);
     const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { query: string; results: { name: string }[] });
     assert.deepEqual(answers.map((a) => [a.query, a.results[0]?.name]), [['convert money', 'convert'], ['forecast', 'weather']]);
-  } finally {
-    temp.cleanup();
-  }
+  });
 });
 
 // ---------------------------------------------------------------- 7, 8. lock files
 
 test('7: a FIFO or a link to /dev/zero where a lock file goes fails at once with a clear message', { skip: !POSIX }, () => {
-  const state = tempDir();
-  try {
-    const host = new NodeHost({ roots: { globalState: state.dir } });
-    const lock = path.join(state.dir, 'flags.json.lock');
+  withTempDir('secretary-test-', (state) => {
+    const host = new NodeHost({ roots: { globalState: state } });
+    const lock = path.join(state, 'flags.json.lock');
     for (const make of [() => execFileSync('mkfifo', [lock]), () => fs.symlinkSync('/dev/zero', lock)]) {
       make();
       const started = Date.now();
@@ -366,16 +348,13 @@ test('7: a FIFO or a link to /dev/zero where a lock file goes fails at once with
     }
     host.lock('globalState', 'flags.json');
     host.unlock('globalState', 'flags.json');
-  } finally {
-    state.cleanup();
-  }
+  });
 });
 
 test('8: an empty lock file left by a full disk does not hold changes off', () => {
-  const state = tempDir();
-  try {
-    const host = new NodeHost({ roots: { globalState: state.dir } });
-    const lock = path.join(state.dir, 'flags.json.lock');
+  withTempDir('secretary-test-', (state) => {
+    const host = new NodeHost({ roots: { globalState: state } });
+    const lock = path.join(state, 'flags.json.lock');
     fs.writeFileSync(lock, '');
     const past = new Date(Date.now() - 3000);
     fs.utimesSync(lock, past, past);
@@ -384,9 +363,7 @@ test('8: an empty lock file left by a full disk does not hold changes off', () =
     assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
     assert.match(fs.readFileSync(lock, 'utf8'), /"token"/);
     host.unlock('globalState', 'flags.json');
-  } finally {
-    state.cleanup();
-  }
+  });
 });
 
 // ---------------------------------------------------------------- 9. EPIPE
@@ -478,9 +455,8 @@ test('nits: a numeric MCP prompt argument is Invalid params (-32602), not an int
 });
 
 test('nits: copilot-ls gives up on a server that never answers initialize', async () => {
-  const temp = tempDir();
-  try {
-    const silent = path.join(temp.dir, 'silent-server.js');
+  await withTempDir('secretary-test-', async (temp) => {
+    const silent = path.join(temp, 'silent-server.js');
     fs.writeFileSync(silent, 'process.stdin.resume();\nsetInterval(() => {}, 1000);\n');
     const child = spawn(process.execPath, [CLI, 'copilot-ls', '--server', silent, '--storage', SAMPLES], {
       env: { ...CLEAN_ENV, SECRETARY_COPILOT_LS_START_MS: '1500' },
@@ -492,9 +468,7 @@ test('nits: copilot-ls gives up on a server that never answers initialize', asyn
     child.kill('SIGKILL');
     assert.equal(code, 1, stderr);
     assert.match(stderr, /did not complete the start-up handshake within 1500 ms/);
-  } finally {
-    temp.cleanup();
-  }
+  });
 });
 
 // ---------------------------------------------------------------- 13. no string of everything
@@ -527,10 +501,9 @@ test('13: two sessions whose requests together pass V8\'s string limit: sessions
 // ---------------------------------------------------------------- 11. one spelling per name
 
 test('11: a memory name written composed (NFC) or decomposed (NFD) is one note', () => {
-  const state = tempDir();
-  try {
+  withTempDir('secretary-test-', (state) => {
     const memory = (args: unknown) => {
-      const run = cli(['call', 'memory', JSON.stringify(args), '--state-dir', state.dir, '--storage', SAMPLES]);
+      const run = cli(['call', 'memory', JSON.stringify(args), '--state-dir', state, '--storage', SAMPLES]);
       return JSON.parse(run.stdout) as { success: boolean; notes?: { path: string }[]; content?: string };
     };
     const name = '메모 한글 Straße';
@@ -540,7 +513,5 @@ test('11: a memory name written composed (NFC) or decomposed (NFD) is one note',
     const listed = memory({ command: 'list' });
     assert.deepEqual(listed.notes?.map((n) => n.path), [`${name}.md`]);
     assert.equal(memory({ command: 'read', path: name.normalize('NFD') }).content, 'two');
-  } finally {
-    state.cleanup();
-  }
+  });
 });

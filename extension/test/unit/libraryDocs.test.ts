@@ -192,6 +192,14 @@ function coreWith(env: Record<string, string> = {}): {
   return { core, call: async (name, args) => JSON.parse(await core.invokeAsync(name, args, undefined)) };
 }
 
+/** resolve_library_id for `libraryName`, asserted to succeed with libraries from `source`. */
+async function resolvedFrom(call: ReturnType<typeof coreWith>['call'], libraryName: string, source: 'local' | 'context7') {
+  const found = await call('resolve_library_id', { libraryName });
+  assert.equal(found.success, true, JSON.stringify(found));
+  assert.equal(found.source, source);
+  return found;
+}
+
 test('the tools are deferred until loaded', () => {
   const core = new WasmCore(WASM_DIR, silentLogger);
   core.setHost(standaloneHost({ workspaceFolder: files.workspace, stateDir: files.state, env: {} }));
@@ -201,9 +209,7 @@ test('the tools are deferred until loaded', () => {
 test('installed libraries resolve offline with exact versions (npm, pnpm links, crates, pypi, bundled)', async () => {
   const { call } = coreWith();
   const before = fake.seen.length;
-  const pw = await call('resolve_library_id', { libraryName: 'pw' });
-  assert.equal(pw.success, true, JSON.stringify(pw));
-  assert.equal(pw.source, 'local');
+  const pw = await resolvedFrom(call, 'pw', 'local');
   assert.equal(pw.libraries[0].libraryId, '/npm/playwright@1.48.0');
   assert.equal(pw.libraries[0].match, 'alias');
   const repo = await call('resolve_library_id', { libraryName: 'microsoft/playwright' });
@@ -266,9 +272,7 @@ test('get_library_docs returns the scored sections of the installed version with
 test('Context7 fallback over real HTTP: libs/search then context, with the key and the query strings', async () => {
   const { call } = coreWith();
   const before = fake.seen.length;
-  const found = await call('resolve_library_id', { libraryName: 'next.js' });
-  assert.equal(found.success, true, JSON.stringify(found));
-  assert.equal(found.source, 'context7');
+  const found = await resolvedFrom(call, 'next.js', 'context7');
   assert.deepEqual(found.libraries[0], {
     libraryId: '/vercel/next.js',
     name: 'Next.js',

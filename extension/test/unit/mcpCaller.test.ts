@@ -107,21 +107,28 @@ describe('secretary mcp started by an agent: the calling session, bounded waits,
     return { client, first, close: () => client.close() };
   }
 
+  /** Runs `fn` with `secretary mcp` started as the Copilot CLI starts it (see asCopilot), closed afterwards. */
+  async function withCopilot(sessionId: string | undefined, fn: (server: Awaited<ReturnType<typeof asCopilot>>) => Promise<void>) {
+    const server = await asCopilot(sessionId);
+    try {
+      await fn(server);
+    } finally {
+      await server.close();
+    }
+  }
+
   test('each session gets its own first request, at once when its log holds the running turn', async () => {
     for (const [id, words] of [
       [ONE, 'words of one'],
       [TWO, 'words of two'],
     ]) {
-      const server = await asCopilot(id);
-      try {
+      await withCopilot(id, async (server) => {
         const answer = await server.first();
         assert.equal(answer.json.firstRequest, words, answer.text);
         assert.equal(answer.json.dialogFrom, 'caller');
         assert.equal(answer.json.behind, undefined, answer.text);
         assert.ok(answer.ms < 900, `no wait for a log that holds the running turn: ${answer.ms.toFixed(0)} ms`);
-      } finally {
-        await server.close();
-      }
+      });
     }
   });
 
@@ -131,39 +138,32 @@ describe('secretary mcp started by an agent: the calling session, bounded waits,
       ['x'.repeat(5000), 'unknown_caller'],
       ['99999999-9999-4999-8999-999999999999', 'caller_not_found'],
     ]) {
-      const server = await asCopilot(id);
-      try {
+      await withCopilot(id, async (server) => {
         const answer = await server.first();
         assert.equal(answer.json.success, false, answer.text);
         assert.equal(answer.json.error_type, kind, answer.text);
         assert.ok(!answer.text.includes('words of'), answer.text);
         assert.ok(answer.text.length < 1000, 'the answer quotes a bounded part of the id');
         assert.ok(answer.ms < 3000, `bounded: ${answer.ms.toFixed(0)} ms`);
-      } finally {
-        await server.close();
-      }
+      });
     }
   });
 
   test('a log that never records the running turn answers after the wait, and says it may be behind', async () => {
     const three = '33333333-cccc-4ccc-8ccc-000000000003';
     writeLog(three, copilotLog(three, work, ['words of three'], false));
-    const server = await asCopilot(three);
-    try {
+    await withCopilot(three, async (server) => {
       const answer = await server.first();
       assert.equal(answer.json.firstRequest, 'words of three', answer.text);
       assert.match(String(answer.json.behind), /had not recorded the turn running now/);
       assert.ok(answer.ms >= 900 && answer.ms < 3000, `waited about 1 s: ${answer.ms.toFixed(0)} ms`);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   test('a turn that lands during the wait is answered fresh, as soon as it is written', async () => {
     const four = '44444444-dddd-4ddd-8ddd-000000000004';
     writeLog(four, copilotLog(four, work, ['words of four'], false));
-    const server = await asCopilot(four);
-    try {
+    await withCopilot(four, async (server) => {
       // Warm the server (first scan) so the wait below is what is measured.
       await server.client.listTools();
       const pending = server.first();
@@ -173,16 +173,13 @@ describe('secretary mcp started by an agent: the calling session, bounded waits,
       assert.equal(answer.json.requestsCount, 2, answer.text);
       assert.equal(answer.json.behind, undefined, answer.text);
       assert.ok(answer.ms < 900, `answered at the write, not at the deadline: ${answer.ms.toFixed(0)} ms`);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   test('a log deleted before the call: a clear failure, not the other session', async () => {
     const five = '55555555-eeee-4eee-8eee-000000000005';
     writeLog(five, copilotLog(five, work, ['words of five'], true));
-    const server = await asCopilot(five);
-    try {
+    await withCopilot(five, async (server) => {
       assert.equal((await server.first()).json.firstRequest, 'words of five');
       fs.rmSync(path.dirname(logPath(five)), { recursive: true });
       const answer = await server.first();
@@ -190,20 +187,15 @@ describe('secretary mcp started by an agent: the calling session, bounded waits,
       // The store keeps the dialog it read, marked unavailable: the contract's own words.
       assert.equal(answer.json.error, 'Chat data not available for session', answer.text);
       assert.ok(!answer.text.includes('words of'), answer.text);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   test('without a session id the agent folder decides, and the answer says by which rule', async () => {
-    const server = await asCopilot(undefined);
-    try {
+    await withCopilot(undefined, async (server) => {
       const answer = await server.first();
       assert.equal(answer.json.dialogFrom, 'mostRecent', answer.text);
       // The agent's working folder, not every workspace.
       assert.match(String(answer.json.chosenBy), /most recently active copilot-cli session of file:\/\/.*\/work:/);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

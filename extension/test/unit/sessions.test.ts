@@ -7,7 +7,7 @@ import { WasmCore } from '../../src/core/wasm';
 import { silentLogger } from '../../src/log';
 import { sessionsUnder } from '../../src/sessions/discovery';
 import { DialogSessionsService } from '../../src/sessions/dialogSessionsService';
-import { SAMPLE_WORKSPACE, WASM_DIR, copySamples } from './helpers';
+import { SAMPLE_WORKSPACE, WASM_DIR, withSamples } from './helpers';
 
 const JSONL = 'c3d9e8f1-2a4b-4c6d-8e0f-1a2b3c4d5e6f';
 const JSON_ID = 'a1f4c2e0-7b3d-4d9a-9c51-2e8f6b0d3a71';
@@ -20,13 +20,35 @@ function open(root: string, workspace: string | undefined = SAMPLE_WORKSPACE) {
   return { core, service };
 }
 
+/** Runs `fn` with a started-later service whose watcher watches `watchDirs` of a fresh copy of the samples; the
+ * service is disposed and the copy removed afterwards. */
+function withWatchingService(
+  watchDirs: (storage: string) => string[],
+  debounceMs: number,
+  fn: (service: DialogSessionsService, samples: { dir: string; storage: string }) => Promise<void>,
+): Promise<void> {
+  return withSamples(async (samples) => {
+    const core = new WasmCore(WASM_DIR, silentLogger);
+    const service = new DialogSessionsService(
+      core,
+      { files: () => sessionsUnder(samples.dir), watchDirs: () => watchDirs(samples.storage) },
+      silentLogger,
+      { workspace: SAMPLE_WORKSPACE, debounceMs },
+    );
+    try {
+      await fn(service, samples);
+    } finally {
+      service.dispose();
+    }
+  });
+}
+
 async function call(service: DialogSessionsService, name: string, args: unknown) {
   return JSON.parse(await service.invokeTool(name, args)) as Record<string, unknown>;
 }
 
 test('the current dialog is the most recently active one of the workspace', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { service } = open(samples.dir);
     await service.start(false);
     assert.equal(service.getCurrentSessionId(), JSONL);
@@ -42,14 +64,11 @@ test('the current dialog is the most recently active one of the workspace', asyn
       success: false,
       error: 'Index 10 exceeds total requests (3)',
     });
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
 
 test('an appended .jsonl line shows up in the next call, reading only the new bytes', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { core, service } = open(samples.dir);
     await service.start(false);
     const file = path.join(samples.storage, 'chatSessions', `${JSONL}.jsonl`);
@@ -67,14 +86,11 @@ test('an appended .jsonl line shows up in the next call, reading only the new by
     const third = await call(service, 'get_request', { index: 3 });
     assert.equal(third.request, 'Third request: add a search box.');
     assert.equal(third.totalRequests, 3);
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
 
 test('synchronous small reads, asynchronous reads and a mix of both give the same dialogs, appended tails included', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const file = path.join(samples.storage, 'chatSessions', `${JSONL}.jsonl`);
     // 0: every read asynchronous (before issue 19); 1 MB: all synchronous here; 2,000 bytes: the
     // small files synchronously, the larger ones asynchronously.
@@ -109,14 +125,11 @@ test('synchronous small reads, asynchronous reads and a mix of both give the sam
     for (const service of services) {
       assert.equal((await call(service, 'get_request', { index: 3 })).request, 'Third request: add a search box.');
     }
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
 
 test('a removed session file is known but unavailable; a broken one hides nothing else', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { service } = open(samples.dir);
     await service.start(false);
     fs.writeFileSync(path.join(samples.storage, 'chatSessions', 'broken.json'), '{"version": 3, "requests": [');
@@ -132,14 +145,11 @@ test('a removed session file is known but unavailable; a broken one hides nothin
       success: false,
       error: 'Session not found: nope',
     });
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
 
 test('search_requests ranks the request that matches and returns a snippet', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { service } = open(samples.dir);
     await service.start(false);
     const found = await call(service, 'search_requests', { query: 'playwright reload' });
@@ -148,21 +158,11 @@ test('search_requests ranks the request that matches and returns a snippet', asy
     assert.equal(results[0].index, 3);
     assert.match(results[0].snippet, /Playwright/);
     assert.deepEqual(await call(service, 'search_requests', { query: '   ' }), { success: false, error: 'Query must not be empty' });
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
 
 test('the watcher picks up a new session file without polling', async () => {
-  const samples = copySamples();
-  const core = new WasmCore(WASM_DIR, silentLogger);
-  const service = new DialogSessionsService(
-    core,
-    { files: () => sessionsUnder(samples.dir), watchDirs: () => [path.join(samples.storage, 'chatSessions')] },
-    silentLogger,
-    { workspace: SAMPLE_WORKSPACE, debounceMs: 50 },
-  );
-  try {
+  await withWatchingService((storage) => [path.join(storage, 'chatSessions')], 50, async (service, samples) => {
     await service.start(true);
     const arrived = new Promise<void>((resolve) => service.onDidChange(resolve));
     const id = 'f0000000-0000-4000-8000-000000000001';
@@ -179,22 +179,11 @@ test('the watcher picks up a new session file without polling', async () => {
     ]);
     clearTimeout(timer);
     assert.equal(service.getCurrentSessionId(), id);
-  } finally {
-    service.dispose();
-    samples.cleanup();
-  }
+  });
 });
 
 test('VS Code\'s own files beside chatSessions do not wake the sync', async () => {
-  const samples = copySamples();
-  const core = new WasmCore(WASM_DIR, silentLogger);
-  const service = new DialogSessionsService(
-    core,
-    { files: () => sessionsUnder(samples.dir), watchDirs: () => [samples.storage, path.join(samples.storage, 'chatSessions')] },
-    silentLogger,
-    { workspace: SAMPLE_WORKSPACE, debounceMs: 20 },
-  );
-  try {
+  await withWatchingService((storage) => [storage, path.join(storage, 'chatSessions')], 20, async (service, samples) => {
     await service.start(true);
     const before = service.sync.syncCount;
     for (let i = 0; i < 5; i += 1) {
@@ -207,15 +196,11 @@ test('VS Code\'s own files beside chatSessions do not wake the sync', async () =
     fs.writeFileSync(path.join(samples.storage, 'chatSessions', 'new.json'), '{"version":3,"sessionId":"n","requests":[]}');
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.ok(service.sync.syncCount > before);
-  } finally {
-    service.dispose();
-    samples.cleanup();
-  }
+  });
 });
 
 test('tools an agent loaded are loaded again after the core traps and restarts', async () => {
-  const samples = copySamples();
-  try {
+  await withSamples(async (samples) => {
     const { core, service } = open(samples.dir);
     await service.start(false);
     const call_ = (name: string, args: unknown) => call(service, name, args);
@@ -230,7 +215,5 @@ test('tools an agent loaded are loaded again after the core traps and restarts',
     const after = await call_('resolve_library_id', { libraryName: 'left-pad' });
     assert.notEqual(after.error_type, 'not_loaded', JSON.stringify(after));
     assert.equal((await call_('get_first_request', {})).success, true, 'the sessions came back too');
-  } finally {
-    samples.cleanup();
-  }
+  });
 });
