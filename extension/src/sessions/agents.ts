@@ -5,7 +5,7 @@ import type { DialogSource } from '../core/generated/DialogSource';
 import { readBounded } from '../host/boundedRead';
 import { cursorSessionFiles, cursorUserDirs, cursorWatchDirs } from './cursor';
 import { defaultUserDataDirs, folderKey, isDir, isFile, listDir, type SessionFile } from './discovery';
-import { openCodeDataDir, openCodeSessionFiles } from './opencode';
+import { KILO_DB, kiloDataDir, openCodeDataDir, openCodeSessionFiles } from './opencode';
 
 /** The agents whose own session logs the Secretary reads, as the core names them. */
 export type { DialogSource };
@@ -38,6 +38,9 @@ export interface AgentRoots {
   /** OpenCode's data folder, `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode` (on every
    * platform): its sessions are in the SQLite database `opencode.db` there (`opencode.ts`). */
   opencode: string;
+  /** Kilo Code's CLI's data folder, `$XDG_DATA_HOME/kilo`, else `~/.local/share/kilo`: its sessions
+   * are in `kilo.db` there, OpenCode's tables (`opencode.ts`). Absent: not read. */
+  kilo?: string;
   /** The folders whose `.aider.chat.history.md` is read (Aider writes it in the folder it runs
    * in): the hosts' workspace folders, and the folder of `$AIDER_CHAT_HISTORY_FILE`. */
   aider: string[];
@@ -70,6 +73,7 @@ export function agentRoots(
     qwen: path.join(home, '.qwen', 'projects'),
     continue: path.join(env.CONTINUE_GLOBAL_DIR || path.join(home, '.continue'), 'sessions'),
     opencode: openCodeDataDir(env, home),
+    kilo: kiloDataDir(env, home),
     aider: env.AIDER_CHAT_HISTORY_FILE && path.basename(env.AIDER_CHAT_HISTORY_FILE) === AIDER_HISTORY ? [path.dirname(env.AIDER_CHAT_HISTORY_FILE)] : [],
     tasks: userDataDirs.flatMap((dir) => TASK_EXTENSIONS.map((ext) => path.join(dir, 'User', 'globalStorage', ext, 'tasks'))),
     cursor: cursorUserDirs(process.platform, env, home),
@@ -94,6 +98,7 @@ export function agentRootList(roots: AgentRoots): string[] {
     roots.qwen,
     roots.continue,
     roots.opencode,
+    ...(roots.kilo ? [roots.kilo] : []),
     ...roots.aider,
     ...roots.tasks.filter(isDir),
     ...(roots.cursor ?? []).filter(isDir),
@@ -176,6 +181,9 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots(), problems?: M
   }
   // OpenCode's sessions from its database; Aider's history of each folder read (one per folder).
   found.push(...openCodeSessionFiles(roots.opencode, problems));
+  if (roots.kilo) {
+    found.push(...openCodeSessionFiles(roots.kilo, problems, KILO_DB));
+  }
   for (const dir of new Set(roots.aider)) {
     if (isFile(path.join(dir, AIDER_HISTORY))) {
       add(path.join(dir, AIDER_HISTORY));
@@ -218,8 +226,9 @@ export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = 
     dirs.push(...(isDir(tasks) ? [tasks, ...subdirs(tasks)] : [path.dirname(tasks)]));
   }
   // OpenCode writes its database's WAL there; Aider appends its history in the folder it runs in.
-  dirs.push(roots.continue, roots.opencode, ...roots.aider, ...cursorWatchDirs(roots.cursor ?? []));
-  for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, roots.opencode]) {
+  const kilo = roots.kilo ? [roots.kilo] : [];
+  dirs.push(roots.continue, roots.opencode, ...kilo, ...roots.aider, ...cursorWatchDirs(roots.cursor ?? []));
+  for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, roots.opencode, ...kilo]) {
     const parent = path.dirname(root);
     if (!isDir(root) && path.resolve(parent) !== path.resolve(home)) {
       dirs.push(parent);

@@ -13,6 +13,10 @@ import { isFile, type SessionFile } from './discovery';
  * rows' own JSON (`session`, `message.data`, `part.data`). The core reads that shape
  * (`session/agents/opencode.rs`) and never sees the database.
  *
+ * Kilo Code's CLI (npm `@kilocode/cli`, built on OpenCode) keeps the same tables in `kilo.db` in
+ * its own data folder (`$XDG_DATA_HOME/kilo`, measured with 7.7.7): read the same way; the core
+ * calls its sessions Kilo Code's by the database's name.
+ *
  * Without `node:sqlite` (Node before 22.13 without `--experimental-sqlite`), OpenCode's sessions
  * are listed as not read, with why.
  */
@@ -32,6 +36,8 @@ interface SqliteModule {
 
 /** The database's file name in OpenCode's data folder. */
 export const OPENCODE_DB = 'opencode.db';
+/** The database's file name in Kilo Code's CLI's data folder (OpenCode's tables). */
+export const KILO_DB = 'kilo.db';
 
 /** Why OpenCode's database cannot be read by this Node, or `undefined` when it can. */
 let sqlite: SqliteModule | string | undefined;
@@ -51,6 +57,11 @@ export function openCodeDataDir(env: NodeJS.ProcessEnv, home: string): string {
   return path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'opencode');
 }
 
+/** Where Kilo Code's CLI keeps its data (existing or not): OpenCode's rule, its own folder. */
+export function kiloDataDir(env: NodeJS.ProcessEnv, home: string): string {
+  return path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'kilo');
+}
+
 /** A session's virtual file name: `<db>#<sessionID>`. */
 export function openCodeSessionPath(db: string, id: string): string {
   return `${db}#${id}`;
@@ -64,7 +75,7 @@ export function parseOpenCodePath(file: string): { db: string; id: string } | un
   }
   const db = file.slice(0, at);
   const id = file.slice(at + 1);
-  return path.basename(db) === OPENCODE_DB && /^ses_[A-Za-z0-9_-]{1,120}$/.test(id) ? { db, id } : undefined;
+  return [OPENCODE_DB, KILO_DB].includes(path.basename(db)) && /^ses_[A-Za-z0-9_-]{1,120}$/.test(id) ? { db, id } : undefined;
 }
 
 /** The open read-only connection, kept for a moment so a sync's many sessions share it. */
@@ -113,10 +124,11 @@ function closeDb(): void {
 /**
  * The person's sessions in OpenCode's database under `dataDir` (not the sub-agents' sessions,
  * whose prompts are the agent's), as session files of unknown workspace: the core reads the folder
- * from the session. A database that cannot be read is put in `problems` with why.
+ * from the session. A database that cannot be read is put in `problems` with why. `dbName`:
+ * `kilo.db` for Kilo Code's CLI's data folder.
  */
-export function openCodeSessionFiles(dataDir: string, problems?: Map<string, string>): SessionFile[] {
-  const db = path.join(dataDir, OPENCODE_DB);
+export function openCodeSessionFiles(dataDir: string, problems?: Map<string, string>, dbName: string = OPENCODE_DB): SessionFile[] {
+  const db = path.join(dataDir, dbName);
   if (!dataDir || !isFile(db)) {
     return [];
   }

@@ -467,8 +467,9 @@ export function mayConcernSessions(name: string | Buffer | null | undefined): bo
     return true;
   }
   const ext = text.slice(dot).toLowerCase();
-  // Aider's Markdown history; OpenCode's database and its write-ahead log (a full sync re-lists it).
-  return ext === '.json' || ext === '.jsonl' || text === AIDER_HISTORY || /^opencode\.db(-wal)?$/.test(text);
+  // Aider's Markdown history; OpenCode's (and Kilo Code's CLI's) database and its write-ahead log
+  // (a full sync re-lists it).
+  return ext === '.json' || ext === '.jsonl' || text === AIDER_HISTORY || /^(opencode|kilo)\.db(-wal)?$/.test(text);
 }
 
 /** How many files a sync stats and reads ahead of the one the core is applying (asynchronous reads). */

@@ -25,7 +25,7 @@ export interface TurnResult {
 export interface Agent {
   name: AgentName;
   /** The source the Secretary calls this agent's dialogs by. */
-  source: 'copilot-cli' | 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'opencode' | 'aider' | 'continue';
+  source: 'copilot-cli' | 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'opencode' | 'kilo-code' | 'aider' | 'continue';
   /** The working folder the agent runs in (one per agent home). */
   work: string;
   home: string;
@@ -53,7 +53,7 @@ export interface AgentOptions {
 
 /** Where each agent is installed by scripts/agents-setup. */
 export function agentCommand(root: string, name: AgentName): string {
-  if (name === 'opencode' || name === 'aider' || name === 'continue') {
+  if (name === 'opencode' || name === 'kilo' || name === 'aider' || name === 'continue') {
     return moreAgentCommand(root, name);
   }
   const bin = { copilot: 'copilot', claude: 'claude', codex: 'codex', gemini: 'gemini', qwen: 'qwen' }[name];
@@ -143,7 +143,7 @@ function driverOf(name: AgentName, options: AgentOptions, work: string): AgentDr
   if (name === 'gemini' || name === 'qwen') {
     return geminiLike(name, options, work, base, mcp);
   }
-  if (name === 'opencode' || name === 'aider' || name === 'continue') {
+  if (name === 'opencode' || name === 'kilo' || name === 'aider' || name === 'continue') {
     return makeMoreAgent(name, options, work, base, mcp, run);
   }
   const codexHome = path.join(options.home, '.codex');

@@ -4,15 +4,16 @@ import * as path from 'path';
 import type { AgentDriver, AgentOptions, TurnResult } from './drivers';
 
 /**
- * OpenCode, Aider and Continue's `cn`, driven like the other agents (drivers.ts): one turn at a
+ * OpenCode, Kilo Code's CLI (built on OpenCode), Aider and Continue's `cn`, driven like the other agents (drivers.ts): one turn at a
  * time, offline against the scripted model, in a temporary home. Their settings were found by
  * reading each package and running it (docs/agents.md).
  */
-export type MoreAgentName = 'opencode' | 'aider' | 'continue';
+export type MoreAgentName = 'opencode' | 'kilo' | 'aider' | 'continue';
 
 export function moreAgentCommand(root: string, name: MoreAgentName): string {
   const agents = path.join(root, '.tools', 'agents');
-  return name === 'aider' ? path.join(agents, 'aider', 'bin', 'aider') : path.join(agents, name, 'node_modules', '.bin', name === 'continue' ? 'cn' : 'opencode');
+  const bin = { opencode: 'opencode', kilo: 'kilo', continue: 'cn' };
+  return name === 'aider' ? path.join(agents, 'aider', 'bin', 'aider') : path.join(agents, name, 'node_modules', '.bin', bin[name]);
 }
 
 type Run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) => Promise<TurnResult>;
@@ -25,9 +26,11 @@ export function makeMoreAgent(
   mcp: { command: string; args: string[] },
   run: Run,
 ): AgentDriver {
-  if (name === 'opencode') {
+  if (name === 'opencode' || name === 'kilo') {
     // A custom OpenAI-compatible provider (OpenCode's own `@ai-sdk/openai-compatible`, bundled).
-    const dir = path.join(base.XDG_CONFIG_HOME as string, 'opencode');
+    // Kilo Code's CLI reads the same settings from `$XDG_CONFIG_HOME/kilo/kilo.json` and keeps the
+    // same tables in `$XDG_DATA_HOME/kilo/kilo.db` (measured with @kilocode/cli 7.7.7).
+    const dir = path.join(base.XDG_CONFIG_HOME as string, name);
     fs.mkdirSync(dir, { recursive: true });
     const config = {
       autoupdate: false,
@@ -43,10 +46,10 @@ export function makeMoreAgent(
       model: 'scripted/scripted',
       ...(options.bare ? {} : { mcp: { secretary: { type: 'local', command: [mcp.command, ...mcp.args], enabled: true } } }),
     };
-    fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify(config));
-    const db = path.join(base.XDG_DATA_HOME as string, 'opencode', 'opencode.db');
+    fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(config));
+    const db = path.join(base.XDG_DATA_HOME as string, name, `${name}.db`);
     return {
-      source: 'opencode',
+      source: name === 'kilo' ? 'kilo-code' : 'opencode',
       async turn(session, prompt, extraEnv) {
         // The prompt as separate words: OpenCode quotes a single argument that holds spaces.
         const args = ['run', '--format', 'json', ...(session ? ['--session', session] : []), ...prompt.split(' ')];

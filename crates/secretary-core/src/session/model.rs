@@ -34,7 +34,9 @@ pub enum SessionFormat {
     Cline,
     /// Roo Code: `globalStorage/rooveterinaryinc.roo-cline/tasks/<id>/ui_messages.json`.
     RooCode,
-    /// Kilo Code: `globalStorage/kilocode.kilo-code/tasks/<id>/ui_messages.json`.
+    /// Kilo Code: `globalStorage/kilocode.kilo-code/tasks/<id>/ui_messages.json` (the VS Code
+    /// extension, Cline's format), or a session of its CLI's `~/.local/share/kilo/kilo.db`
+    /// (OpenCode's tables, read by the host).
     KiloCode,
     /// Continue: `~/.continue/sessions/<sessionId>.json`.
     Continue,

@@ -429,17 +429,20 @@ impl SessionStore {
                     FileKind::Agent(agent) => agent.format(),
                     FileKind::Task(agent) => agent.format(),
                     FileKind::Continue => SessionFormat::Continue,
-                    FileKind::OpenCode => SessionFormat::OpenCode,
+                    FileKind::OpenCode => super::agents::opencode::format_of(path),
                     FileKind::Cursor => SessionFormat::Cursor,
                 };
                 let mut dialog = empty_dialog(format);
                 dialog.session_id = match format {
+                    SessionFormat::OpenCode | SessionFormat::KiloCode
+                        if super::agents::opencode::detect(path) =>
+                    {
+                        path.rsplit_once('#')
+                            .map_or_else(|| file_stem(path), |(_, id)| id.to_string())
+                    }
                     SessionFormat::Cline | SessionFormat::RooCode | SessionFormat::KiloCode => {
                         super::agents::cline::task_id(path)
                     }
-                    SessionFormat::OpenCode if super::agents::opencode::detect(path) => path
-                        .rsplit_once('#')
-                        .map_or_else(|| file_stem(path), |(_, id)| id.to_string()),
                     SessionFormat::Aider => super::agents::aider::session_id_of(path),
                     SessionFormat::Cursor => super::agents::cursor::conversation_of(path)
                         .unwrap_or_default()

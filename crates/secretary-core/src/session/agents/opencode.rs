@@ -12,6 +12,10 @@
 //! alone) is none. A sub-agent's session (`parentID`) holds the agent's prompts, not the person's:
 //! it is not a dialog. OpenCode titles a new session `New session - <time>` until the model names
 //! it: that placeholder is no title.
+//!
+//! Kilo Code's CLI (npm `@kilocode/cli`, built on OpenCode) keeps the same tables in `kilo.db` in its
+//! own data folder (`$XDG_DATA_HOME/kilo`; measured with 7.7.7 running offline): its sessions read
+//! the same way, as Kilo Code's (`kilo-code`).
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -20,11 +24,41 @@ use super::{counted, raw_str, raw_time, raw_true, whole_json_text, Common};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
-/// Whether `file_name` is a session the hosts read from OpenCode's database: `<db>#<sessionID>`.
+/// The databases whose sessions the hosts read, by file name, and whose they are: OpenCode's, and
+/// Kilo Code's CLI's (the same tables under another name).
+const DATABASES: [(&str, SessionFormat); 2] = [
+    ("opencode.db", SessionFormat::OpenCode),
+    ("kilo.db", SessionFormat::KiloCode),
+];
+
+/// The format of a session the hosts read from OpenCode's or Kilo Code's database,
+/// `<db>#<sessionID>`, or `None` for any other file.
+fn database_format(file_name: &str) -> Option<SessionFormat> {
+    let (db, id) = file_name.rsplit_once('#')?;
+    if !id.starts_with("ses_") {
+        return None;
+    }
+    let name = db
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(db)
+        .to_ascii_lowercase();
+    DATABASES
+        .iter()
+        .find(|(wanted, _)| name == *wanted)
+        .map(|(_, format)| *format)
+}
+
+/// Whether `file_name` is a session the hosts read from OpenCode's (or Kilo Code's) database:
+/// `<db>#<sessionID>`.
 pub(crate) fn detect(file_name: &str) -> bool {
-    file_name.rsplit_once('#').is_some_and(|(db, id)| {
-        db.to_ascii_lowercase().ends_with("opencode.db") && id.starts_with("ses_")
-    })
+    database_format(file_name).is_some()
+}
+
+/// Whose session `file_name` is: Kilo Code's for its CLI's `kilo.db`, else OpenCode's (its database
+/// or an `opencode export` file anywhere).
+pub(crate) fn format_of(file_name: &str) -> SessionFormat {
+    database_format(file_name).unwrap_or(SessionFormat::OpenCode)
 }
 
 #[derive(Default, Deserialize)]
@@ -201,7 +235,7 @@ pub(crate) fn dialog(state: &OpenCodeState, file_name: &str) -> Dialog {
     ));
     state
         .common
-        .whole_dialog(SessionFormat::OpenCode, file_name, extra)
+        .whole_dialog(format_of(file_name), file_name, extra)
 }
 
 #[cfg(test)]
@@ -219,5 +253,24 @@ mod tests {
         assert!(!detect("/home/me/opencode.db"));
         assert!(!detect("/home/me/notes.db#ses_1"));
         assert!(!detect("/home/me/opencode.db#msg_1"));
+        assert!(!detect("/home/me/notopencode.db#ses_1"));
+    }
+
+    #[test]
+    fn kilo_code_cli_sessions_are_kilo_codes() {
+        assert_eq!(
+            format_of("/home/me/.local/share/kilo/kilo.db#ses_deff2b4c6ffelV4FEhObmssV0C"),
+            SessionFormat::KiloCode
+        );
+        assert_eq!(
+            format_of("C:\\Users\\me\\.local\\share\\kilo\\kilo.db#ses_1"),
+            SessionFormat::KiloCode
+        );
+        assert_eq!(
+            format_of("/home/me/.local/share/opencode/opencode.db#ses_1"),
+            SessionFormat::OpenCode
+        );
+        assert_eq!(format_of("/home/me/export.json"), SessionFormat::OpenCode);
+        assert!(!detect("/home/me/kilo.db#msg_1"));
     }
 }
