@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::session::{Dialog, DialogSource};
+use crate::session::{Dialog, DialogSource, Request};
 use crate::text::preview;
 
 /// The budget when the command line names none: about 3,000 tokens, small next to any context
@@ -232,33 +232,72 @@ pub fn recall_text(dialog: &Dialog, max_chars: usize) -> Option<String> {
         let last = requests[count - 1];
         block(last.index, count, &last.text, Some(cap), "newest")
     });
-    let middle = &requests[1..count.saturating_sub(1).max(1)];
-    // Each middle request starts as a list line; the cost of upgrading one to its whole text is
-    // the difference.
-    let lines: Vec<String> = middle
-        .iter()
-        .map(|r| {
-            format!(
-                "- request {} ({} characters): {}\n",
-                r.index,
-                r.text.chars().count(),
-                preview(&r.text, PREVIEW_CHARS)
-            )
-        })
-        .collect();
-    let list_title = "\nNot shown here (get_request returns each in full):\n";
+    let middle = Middle::new(&requests[1..count.saturating_sub(1).max(1)], count);
     let fixed = len(&header) + len(&first) + newest.as_deref().map_or(0, len);
-    // Fold the oldest list lines into one until the list fits.
-    let mut folded = 0usize;
-    let fold_line = |n: usize| {
+    let (folded, whole) = middle.plan(budget.saturating_sub(fixed));
+    let mut out = header;
+    out.push_str(&first);
+    for (b, _) in middle.blocks.iter().zip(&whole).filter(|(_, w)| **w) {
+        out.push_str(b);
+    }
+    if let Some(newest) = &newest {
+        out.push_str(newest);
+    }
+    middle.push_list(&mut out, folded, &whole);
+    Some(out)
+}
+
+/// The title of the list of requests not shown whole.
+const LIST_TITLE: &str = "\nNot shown here (get_request returns each in full):\n";
+
+/// The requests between the first and the newest, each either a list line (its number, length
+/// and a preview) or its whole text: what the budget left after the first and the newest decides.
+struct Middle<'a> {
+    requests: &'a [&'a Request],
+    /// Each request's list line.
+    lines: Vec<String>,
+    /// Each request's whole text, as a block.
+    blocks: Vec<String>,
+}
+
+impl<'a> Middle<'a> {
+    fn new(requests: &'a [&'a Request], count: usize) -> Self {
+        let lines = requests
+            .iter()
+            .map(|r| {
+                format!(
+                    "- request {} ({} characters): {}\n",
+                    r.index,
+                    r.text.chars().count(),
+                    preview(&r.text, PREVIEW_CHARS)
+                )
+            })
+            .collect();
+        let blocks = requests
+            .iter()
+            .map(|r| block(r.index, count, &r.text, None, ""))
+            .collect();
+        Middle {
+            requests,
+            lines,
+            blocks,
+        }
+    }
+
+    /// The line standing for the oldest `n` requests folded into one.
+    fn fold_line(&self, n: usize) -> String {
         format!(
             "- {n} earlier request{} (from request {})\n",
             if n == 1 { "" } else { "s" },
-            middle.first().map_or(0, |r| r.index)
+            self.requests.first().map_or(0, |r| r.index)
         )
-    };
-    let list_cost = |folded: usize, whole: &[bool]| -> usize {
-        let shown: usize = lines
+    }
+
+    /// What the list costs with the oldest `folded` lines folded into one and the `whole` ones
+    /// shown in full instead (nothing when no line is left).
+    fn list_cost(&self, folded: usize, whole: &[bool]) -> usize {
+        let shown: usize = self
+            .lines
             .iter()
             .zip(whole)
             .skip(folded)
@@ -267,58 +306,67 @@ pub fn recall_text(dialog: &Dialog, max_chars: usize) -> Option<String> {
             .sum();
         let any = folded > 0 || whole.iter().skip(folded).any(|w| !w);
         let fold = if folded > 0 {
-            len(&fold_line(folded))
+            len(&self.fold_line(folded))
         } else {
             0
         };
         if any {
-            len(list_title) + shown + fold
+            len(LIST_TITLE) + shown + fold
         } else {
             0
         }
-    };
-    let mut whole = vec![false; middle.len()];
-    while folded < middle.len() && fixed + list_cost(folded, &whole) > budget {
-        folded += 1;
     }
-    // Upgrade middle requests to their whole text, newest first, while the budget lasts.
-    let blocks: Vec<String> = middle
-        .iter()
-        .map(|r| block(r.index, count, &r.text, None, ""))
-        .collect();
-    for i in (folded..middle.len()).rev() {
-        let mut trial = whole.clone();
-        trial[i] = true;
-        let cost: usize = fixed
-            + blocks
-                .iter()
-                .zip(&trial)
-                .filter(|(_, w)| **w)
-                .map(|(b, _)| len(b))
-                .sum::<usize>()
-            + list_cost(folded, &trial);
-        if cost <= budget {
-            whole = trial;
+
+    /// What the `whole` requests' blocks cost.
+    fn whole_cost(&self, whole: &[bool]) -> usize {
+        self.blocks
+            .iter()
+            .zip(whole)
+            .filter(|(_, w)| **w)
+            .map(|(b, _)| len(b))
+            .sum()
+    }
+
+    /// How many of the oldest list lines to fold, and which requests to show whole, within
+    /// `room`: each request starts as a list line (upgrading one costs the difference), the oldest
+    /// lines fold into one until the list fits, then requests are upgraded newest first while
+    /// the room lasts.
+    fn plan(&self, room: usize) -> (usize, Vec<bool>) {
+        let n = self.requests.len();
+        let mut whole = vec![false; n];
+        let mut folded = 0usize;
+        while folded < n && self.list_cost(folded, &whole) > room {
+            folded += 1;
         }
+        for i in (folded..n).rev() {
+            let mut trial = whole.clone();
+            trial[i] = true;
+            if self.whole_cost(&trial) + self.list_cost(folded, &trial) <= room {
+                whole = trial;
+            }
+        }
+        (folded, whole)
     }
-    let mut out = header;
-    out.push_str(&first);
-    for (b, _) in blocks.iter().zip(&whole).filter(|(_, w)| **w) {
-        out.push_str(b);
-    }
-    if let Some(newest) = &newest {
-        out.push_str(newest);
-    }
-    if list_cost(folded, &whole) > 0 {
-        out.push_str(list_title);
+
+    /// Appends the list of the requests not shown whole, if any.
+    fn push_list(&self, out: &mut String, folded: usize, whole: &[bool]) {
+        if self.list_cost(folded, whole) == 0 {
+            return;
+        }
+        out.push_str(LIST_TITLE);
         if folded > 0 {
-            out.push_str(&fold_line(folded));
+            out.push_str(&self.fold_line(folded));
         }
-        for (line, _) in lines.iter().zip(&whole).skip(folded).filter(|(_, w)| !**w) {
+        for (line, _) in self
+            .lines
+            .iter()
+            .zip(whole)
+            .skip(folded)
+            .filter(|(_, w)| !**w)
+        {
             out.push_str(line);
         }
     }
-    Some(out)
 }
 
 /// One request as a block: a header line naming its number, then its text (cut at `cap`
