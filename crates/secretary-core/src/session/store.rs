@@ -419,38 +419,7 @@ impl SessionStore {
                 new_id = entry.stored.dialog.session_id.clone();
             }
             None => {
-                let format = match detect(path, bytes) {
-                    FileKind::Json if path.split(['/', '\\']).any(|c| c == "chatSessions") => {
-                        SessionFormat::NativeJson
-                    }
-                    FileKind::Json => SessionFormat::Export,
-                    FileKind::Jsonl => SessionFormat::NativeJsonl,
-                    FileKind::Transcript => SessionFormat::Transcript,
-                    FileKind::Agent(agent) => agent.format(),
-                    FileKind::Task(agent) => agent.format(),
-                    FileKind::Continue => SessionFormat::Continue,
-                    FileKind::OpenCode => super::agents::opencode::format_of(path),
-                    FileKind::Cursor => SessionFormat::Cursor,
-                };
-                let mut dialog = empty_dialog(format);
-                dialog.session_id = match format {
-                    SessionFormat::OpenCode | SessionFormat::KiloCode
-                        if super::agents::opencode::detect(path) =>
-                    {
-                        path.rsplit_once('#')
-                            .map_or_else(|| file_stem(path), |(_, id)| id.to_string())
-                    }
-                    SessionFormat::Cline | SessionFormat::RooCode | SessionFormat::KiloCode => {
-                        super::agents::cline::task_id(path)
-                    }
-                    SessionFormat::Aider => super::agents::aider::session_id_of(path),
-                    SessionFormat::Cursor => super::agents::cursor::conversation_of(path)
-                        .unwrap_or_default()
-                        .to_string(),
-                    _ => file_stem(path),
-                };
-                dialog.title = "Untitled dialog".to_string();
-                dialog.diagnostics = vec![message.clone()];
+                let dialog = failed_dialog(path, bytes, &message);
                 new_id = dialog.session_id.clone();
                 old_id = new_id.clone();
                 self.entries.insert(
@@ -663,4 +632,42 @@ impl<S: LineSink> LiveLog for LineLog<S> {
         let diags = log_diags(self);
         Some(self.sink.refresh(dialog, path, diags))
     }
+}
+
+/// The dialog that stands for a file no reader could read: its format and session id guessed
+/// from its name and first bytes, untitled, the error as its one diagnostic.
+fn failed_dialog(path: &str, bytes: &[u8], message: &str) -> Dialog {
+    let format = match detect(path, bytes) {
+        FileKind::Json if path.split(['/', '\\']).any(|c| c == "chatSessions") => {
+            SessionFormat::NativeJson
+        }
+        FileKind::Json => SessionFormat::Export,
+        FileKind::Jsonl => SessionFormat::NativeJsonl,
+        FileKind::Transcript => SessionFormat::Transcript,
+        FileKind::Agent(agent) => agent.format(),
+        FileKind::Task(agent) => agent.format(),
+        FileKind::Continue => SessionFormat::Continue,
+        FileKind::OpenCode => super::agents::opencode::format_of(path),
+        FileKind::Cursor => SessionFormat::Cursor,
+    };
+    let mut dialog = empty_dialog(format);
+    dialog.session_id = match format {
+        SessionFormat::OpenCode | SessionFormat::KiloCode
+            if super::agents::opencode::detect(path) =>
+        {
+            path.rsplit_once('#')
+                .map_or_else(|| file_stem(path), |(_, id)| id.to_string())
+        }
+        SessionFormat::Cline | SessionFormat::RooCode | SessionFormat::KiloCode => {
+            super::agents::cline::task_id(path)
+        }
+        SessionFormat::Aider => super::agents::aider::session_id_of(path),
+        SessionFormat::Cursor => super::agents::cursor::conversation_of(path)
+            .unwrap_or_default()
+            .to_string(),
+        _ => file_stem(path),
+    };
+    dialog.title = "Untitled dialog".to_string();
+    dialog.diagnostics = vec![message.to_owned()];
+    dialog
 }

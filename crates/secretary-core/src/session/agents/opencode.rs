@@ -174,56 +174,70 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState
         c.seen_at(created);
         let parts = message.parts.unwrap_or_default();
         match raw_str(info.role).as_deref() {
-            Some("user") => {
-                let texts: Vec<String> = parts
-                    .iter()
-                    .filter(|p| raw_str(p.kind).as_deref() == Some("text"))
-                    .filter(|p| !raw_true(p.synthetic) && !raw_true(p.ignored))
-                    .filter_map(|p| raw_str(p.text))
-                    .collect();
-                let text = texts.join("\n");
-                if text.trim().is_empty() || c.turns.len() >= MAX_REQUESTS {
-                    continue;
-                }
-                c.next_turn(
-                    raw_str(info.id).or_else(|| raw_str(message.id)),
-                    text,
-                    created,
-                );
-            }
-            Some("assistant") => {
-                let completed = info.time.as_ref().and_then(|t| raw_time(t.completed));
-                c.seen_at(completed);
-                let wants = c.wants_details();
-                let text = wants.then(|| {
-                    parts
-                        .iter()
-                        .filter(|p| raw_str(p.kind).as_deref() == Some("text"))
-                        .filter_map(|p| raw_str(p.text))
-                        .collect::<Vec<_>>()
-                        .join("\n\n")
-                });
-                c.answered(raw_str(info.model_id), text);
-                let tools = parts
-                    .iter()
-                    .filter(|p| raw_str(p.kind).as_deref() == Some("tool"))
-                    .count();
-                if let Some(turn) = c.turns.last_mut() {
-                    if wants {
-                        turn.tool_calls += tools;
-                    }
-                    if info.error.is_some_and(|e| e.get() != "null") {
-                        turn.failed = true;
-                    } else if completed.is_some() {
-                        turn.done = true;
-                    }
-                }
-            }
+            Some("user") => push_request(c, &info, message.id, &parts, created),
+            Some("assistant") => push_answer(c, &info, &parts),
             // `system` or a role of a newer version: not the person's, counted.
             _ => state.odd += 1,
         }
     }
     Ok(state)
+}
+
+/// A user message: a request made of its text parts that are neither OpenCode's own notes
+/// (`synthetic`) nor `ignored`; nothing when none is left (a compaction marker, a file alone).
+fn push_request(
+    c: &mut Common,
+    info: &MessageInfo,
+    message_id: Option<&RawValue>,
+    parts: &[Part],
+    created: Option<i64>,
+) {
+    let texts: Vec<String> = parts
+        .iter()
+        .filter(|p| raw_str(p.kind).as_deref() == Some("text"))
+        .filter(|p| !raw_true(p.synthetic) && !raw_true(p.ignored))
+        .filter_map(|p| raw_str(p.text))
+        .collect();
+    let text = texts.join("\n");
+    if text.trim().is_empty() || c.turns.len() >= MAX_REQUESTS {
+        return;
+    }
+    c.next_turn(
+        raw_str(info.id).or_else(|| raw_str(message_id)),
+        text,
+        created,
+    );
+}
+
+/// An assistant message: the answer to the newest request, its tool calls, and whether it
+/// completed or failed.
+fn push_answer(c: &mut Common, info: &MessageInfo, parts: &[Part]) {
+    let completed = info.time.as_ref().and_then(|t| raw_time(t.completed));
+    c.seen_at(completed);
+    let wants = c.wants_details();
+    let text = wants.then(|| {
+        parts
+            .iter()
+            .filter(|p| raw_str(p.kind).as_deref() == Some("text"))
+            .filter_map(|p| raw_str(p.text))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    });
+    c.answered(raw_str(info.model_id), text);
+    let tools = parts
+        .iter()
+        .filter(|p| raw_str(p.kind).as_deref() == Some("tool"))
+        .count();
+    if let Some(turn) = c.turns.last_mut() {
+        if wants {
+            turn.tool_calls += tools;
+        }
+        if info.error.is_some_and(|e| e.get() != "null") {
+            turn.failed = true;
+        } else if completed.is_some() {
+            turn.done = true;
+        }
+    }
 }
 
 /// The dialog of a session read by [`read`].
