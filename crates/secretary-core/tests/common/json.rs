@@ -72,3 +72,9 @@ pub fn pairs(list: &Value, text: &str, number: &str) -> Vec<(String, u64)> {
 pub fn assert_has(text: &str, part: &str) {
     assert!(text.contains(part), "{text}");
 }
+
+/// Asserts that `text` starts with `prefix`, showing the whole text when it does not.
+#[track_caller]
+pub fn assert_starts(text: &str, prefix: &str) {
+    assert!(text.starts_with(prefix), "{text}");
+}
