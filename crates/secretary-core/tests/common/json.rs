@@ -78,3 +78,16 @@ pub fn assert_has(text: &str, part: &str) {
 pub fn assert_starts(text: &str, prefix: &str) {
     assert!(text.starts_with(prefix), "{text}");
 }
+
+/// Asserts that the string `value[key]` holds `part`, showing the whole value when it does not.
+#[track_caller]
+pub fn assert_field_has(value: &Value, key: &str, part: &str) {
+    assert!(str_at(value, key).contains(part), "{value}");
+}
+
+/// Asserts that the string `value[key]` starts with `prefix`, showing the whole value when it
+/// does not.
+#[track_caller]
+pub fn assert_field_starts(value: &Value, key: &str, prefix: &str) {
+    assert!(str_at(value, key).starts_with(prefix), "{value}");
+}
