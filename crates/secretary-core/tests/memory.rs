@@ -192,7 +192,7 @@ fn unsafe_names_are_refused_and_nothing_is_written() {
         "a..b",
         "inner space",
     ] {
-        saved(&host, &fine, "x");
+        saved(&host, fine, "x");
     }
     assert!(
         host.paths(Area::GlobalState)
