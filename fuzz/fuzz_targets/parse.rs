@@ -3,16 +3,13 @@
 //! visitors alone read (`parse_with_visitors`).
 #![no_main]
 
+// The file names the property tests try every input under, so both reach the same readers.
+#[path = "../../crates/secretary-core/tests/common/file_names.rs"]
+mod file_names;
+
+use file_names::NAMES;
 use libfuzzer_sys::fuzz_target;
 use secretary_core::session::{parse, parse_with_visitors, response_details};
-
-const NAMES: &[&str] = &[
-    "/ws/chatSessions/a.json",
-    "/ws/chatSessions/a.jsonl",
-    "/x/chat.json",
-    "/ws/GitHub.copilot-chat/transcripts/t.jsonl",
-    "no-extension",
-];
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, bytes)) = data.split_first() else {

@@ -36,6 +36,25 @@ fn lines(bytes: &[u8]) -> Vec<Value> {
         .collect()
 }
 
+/// Parses the log of `lines` (joined with newlines) as the file `path`; panics naming the path
+/// when it is refused.
+fn read<S: std::borrow::Borrow<str>>(path: &str, lines: &[S]) -> secretary_core::session::Dialog {
+    parse(path, lines.join("\n").as_bytes()).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Asserts which agent wrote `d`, its session id and its request texts, in that order.
+#[track_caller]
+fn assert_read_as(
+    d: &secretary_core::session::Dialog,
+    source: DialogSource,
+    session_id: &str,
+    requests: &[&str],
+) {
+    assert_eq!(d.source, source, "{session_id}");
+    assert_eq!(d.session_id, session_id);
+    assert_eq!(texts(d), requests, "{session_id}");
+}
+
 fn texts(d: &secretary_core::session::Dialog) -> Vec<String> {
     d.requests.iter().map(|r| r.text.clone()).collect()
 }
@@ -270,61 +289,57 @@ fn claude_code_synthetic_lines() {
 
 #[test]
 fn codex_older_rollouts_use_response_items() {
-    let enveloped = [
-        r#"{"timestamp":"2025-09-01T10:00:00Z","type":"session_meta","payload":{"id":"c1","timestamp":"2025-09-01T10:00:00Z","cwd":"/repo"}}"#,
-        r#"{"timestamp":"2025-09-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_instructions>be brief</user_instructions>"}]}}"#,
-        r#"{"timestamp":"2025-09-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"}]}}"#,
-        r#"{"timestamp":"2025-09-01T10:00:02Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"add a test"}]}}"#,
-        r#"{"timestamp":"2025-09-01T10:00:03Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Added."}]}}"#,
-    ]
-    .join("\n");
-    let d = parse(
+    let d = read(
         "/h/.codex/sessions/2025/09/01/rollout-x.jsonl",
-        enveloped.as_bytes(),
-    )
-    .unwrap();
+        &[
+            r#"{"timestamp":"2025-09-01T10:00:00Z","type":"session_meta","payload":{"id":"c1","timestamp":"2025-09-01T10:00:00Z","cwd":"/repo"}}"#,
+            r#"{"timestamp":"2025-09-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_instructions>be brief</user_instructions>"}]}}"#,
+            r#"{"timestamp":"2025-09-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"}]}}"#,
+            r#"{"timestamp":"2025-09-01T10:00:02Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"add a test"}]}}"#,
+            r#"{"timestamp":"2025-09-01T10:00:03Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Added."}]}}"#,
+        ],
+    );
     assert_eq!(texts(&d), ["add a test"]);
     assert_eq!(d.session_id, "c1");
     assert_eq!(d.folder.as_deref(), Some("/repo"));
     assert_eq!(d.requests[0].status, RequestStatus::Complete);
 
-    let bare = [
-        r#"{"id":"c2","timestamp":"2025-05-01T10:00:00Z","instructions":null}"#,
-        r#"{"record_type":"state"}"#,
-        r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>x</environment_context>"}]}"#,
-        r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"fix the bug"}]}"#,
-    ]
-    .join("\n");
-    let d = parse(
+    let d = read(
         "/h/.codex/sessions/2025/05/01/rollout-y.jsonl",
-        bare.as_bytes(),
-    )
-    .unwrap();
+        &[
+            r#"{"id":"c2","timestamp":"2025-05-01T10:00:00Z","instructions":null}"#,
+            r#"{"record_type":"state"}"#,
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>x</environment_context>"}]}"#,
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"fix the bug"}]}"#,
+        ],
+    );
     assert_eq!(texts(&d), ["fix the bug"]);
     assert_eq!(d.session_id, "c2");
     assert_eq!(d.requests[0].status, RequestStatus::InProgress);
 
     // A turn aborted by the person.
-    let aborted = [
-        r#"{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"c3","cwd":"/r"}}"#,
-        r#"{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"go"}}"#,
-        r#"{"timestamp":"2026-01-01T00:00:02Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}"#,
-        r#"{"timestamp":"2026-01-01T00:00:03Z","type":"mystery","payload":{}}"#,
-    ]
-    .join("\n");
-    let d = parse("rollout-z.jsonl", aborted.as_bytes()).unwrap();
+    let d = read(
+        "rollout-z.jsonl",
+        &[
+            r#"{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"c3","cwd":"/r"}}"#,
+            r#"{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"go"}}"#,
+            r#"{"timestamp":"2026-01-01T00:00:02Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}"#,
+            r#"{"timestamp":"2026-01-01T00:00:03Z","type":"mystery","payload":{}}"#,
+        ],
+    );
     assert_eq!(d.requests[0].status, RequestStatus::Canceled);
     assert!(d.diagnostics.iter().any(|m| m.contains("`mystery`")));
 }
 
 #[test]
 fn copilot_cli_folder_from_start_or_workspace_yaml() {
-    let log = [
-        r#"{"type":"session.start","data":{"sessionId":"k1","startTime":"2026-01-01T00:00:00Z","context":{"cwd":"/proj","branch":"main"}},"id":"e1","timestamp":"2026-01-01T00:00:00Z"}"#,
-        r#"{"type":"user.message","data":{"content":"hello","transformedContent":"hello\n<reminder>x</reminder>"},"id":"e2","timestamp":"2026-01-01T00:00:01Z"}"#,
-    ]
-    .join("\n");
-    let d = parse("/h/.copilot/session-state/k1/events.jsonl", log.as_bytes()).unwrap();
+    let d = read(
+        "/h/.copilot/session-state/k1/events.jsonl",
+        &[
+            r#"{"type":"session.start","data":{"sessionId":"k1","startTime":"2026-01-01T00:00:00Z","context":{"cwd":"/proj","branch":"main"}},"id":"e1","timestamp":"2026-01-01T00:00:00Z"}"#,
+            r#"{"type":"user.message","data":{"content":"hello","transformedContent":"hello\n<reminder>x</reminder>"},"id":"e2","timestamp":"2026-01-01T00:00:01Z"}"#,
+        ],
+    );
     assert_eq!(d.source, DialogSource::CopilotCli);
     assert_eq!(d.folder.as_deref(), Some("/proj"));
     assert_eq!(texts(&d), ["hello"]);
@@ -479,30 +494,31 @@ fn claude_code_local_commands_are_not_requests() {
         )
     };
     let answer = r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"ok"}]},"sessionId":"s2","cwd":"/w"}"#;
-    let log = [
-        user("first prompt hello"),
-        answer.to_string(),
-        caveat.to_string(),
-        command("usage", ""),
-        stdout.to_string(),
-        caveat.to_string(),
-        command("model", ""),
-        stdout.to_string(),
-        // A local command this version does not know by name: the caveat tells.
-        caveat.to_string(),
-        command("brand-new-local", "x"),
-        r#"{"type":"user","message":{"role":"user","content":"<command-message>rev</command-message>\n<command-name>/rev</command-name>\n<command-args>main.rs</command-args>"},"sessionId":"s2","cwd":"/w"}"#.to_string(),
-        r#"{"type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"Review the file main.rs carefully\n"}]},"sessionId":"s2","cwd":"/w"}"#.to_string(),
-        answer.to_string(),
-        caveat.to_string(),
-        command("compact", ""),
-        user("<local-command-stdout>Compacted</local-command-stdout>"),
-        // An older log without the caveat: known by name.
-        command("clear", ""),
-        user("after compact"),
-    ]
-    .join("\n");
-    let d = parse("/h/.claude/projects/-w/s2.jsonl", log.as_bytes()).unwrap();
+    let d = read(
+        "/h/.claude/projects/-w/s2.jsonl",
+        &[
+            user("first prompt hello"),
+            answer.to_string(),
+            caveat.to_string(),
+            command("usage", ""),
+            stdout.to_string(),
+            caveat.to_string(),
+            command("model", ""),
+            stdout.to_string(),
+            // A local command this version does not know by name: the caveat tells.
+            caveat.to_string(),
+            command("brand-new-local", "x"),
+            r#"{"type":"user","message":{"role":"user","content":"<command-message>rev</command-message>\n<command-name>/rev</command-name>\n<command-args>main.rs</command-args>"},"sessionId":"s2","cwd":"/w"}"#.to_string(),
+            r#"{"type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"Review the file main.rs carefully\n"}]},"sessionId":"s2","cwd":"/w"}"#.to_string(),
+            answer.to_string(),
+            caveat.to_string(),
+            command("compact", ""),
+            user("<local-command-stdout>Compacted</local-command-stdout>"),
+            // An older log without the caveat: known by name.
+            command("clear", ""),
+            user("after compact"),
+        ],
+    );
     assert_eq!(
         texts(&d),
         ["first prompt hello", "/rev main.rs", "after compact"]
@@ -528,9 +544,12 @@ fn gemini_cli_session_file() {
     .join("\n");
     let path = "/h/.gemini/tmp/work/chats/session-2026-11-24T20-36-0ba308b8.jsonl";
     let d = parse(path, log.as_bytes()).unwrap();
-    assert_eq!(d.source, DialogSource::GeminiCli);
-    assert_eq!(d.session_id, "0ba308b8-090f-4cb1-9753-6e234d71a26e");
-    assert_eq!(texts(&d), ["first prompt hello", "second, as a string"]);
+    assert_read_as(
+        &d,
+        DialogSource::GeminiCli,
+        "0ba308b8-090f-4cb1-9753-6e234d71a26e",
+        &["first prompt hello", "second, as a string"],
+    );
     assert_eq!(d.requests[0].model_id.as_deref(), Some("scripted"));
     assert!(
         d.diagnostics.iter().any(|m| m.contains("brand-new")),
@@ -709,16 +728,7 @@ fn roo_and_kilo_code_tasks() {
         {"ts": 1787366980501_i64, "type": "say", "say": "api_req_started", "text": "{\"apiProtocol\":\"openai\",\"tokensIn\":33240,\"tokensOut\":198}"},
         {"ts": 1787366984494_i64, "type": "say", "say": "reasoning", "text": "Let's start", "partial": false},
         {"ts": 1787366987198_i64, "type": "ask", "ask": "tool", "text": "{\"tool\":\"readFile\"}", "isAnswered": true},
-    ])
-    .to_string();
-    let path = "/h/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/0a1b-2c/ui_messages.json";
-    let d = parse(path, roo.as_bytes()).unwrap();
-    assert_eq!(d.source, DialogSource::RooCode);
-    assert_eq!(d.session_id, "0a1b-2c");
-    assert_eq!(texts(&d), ["# Task 6M\n\nplan the migration"]);
-    assert_eq!(d.folder, None);
-    assert_eq!(d.requests[0].status, RequestStatus::InProgress);
-
+    ]);
     let kilo = serde_json::json!([
         {"ts": 1700000000000_i64, "type": "say", "say": "task", "text": "old style task"},
         {"ts": 1700000000100_i64, "type": "say", "say": "api_req_started", "text": serde_json::json!({"request": "<task>\nold style task\n</task>\n# Current Workspace Directory (c:/Projects/kilo) Files\n"}).to_string()},
@@ -726,15 +736,36 @@ fn roo_and_kilo_code_tasks() {
         {"ts": 1700000000300_i64, "type": "ask", "ask": "followup", "text": "{\"question\":\"which file?\"}"},
         {"ts": 1700000000400_i64, "type": "say", "say": "user_feedback", "text": "main.rs"},
         {"ts": 1700000000500_i64, "type": "ask", "ask": "api_req_failed", "text": "429"},
-    ])
-    .to_string();
-    let path = "C:\\Users\\a\\AppData\\Roaming\\Code\\User\\globalStorage\\kilocode.kilo-code\\tasks\\k1\\ui_messages.json";
-    let d = parse(path, kilo.as_bytes()).unwrap();
-    assert_eq!(d.source, DialogSource::KiloCode);
-    assert_eq!(d.session_id, "k1");
-    assert_eq!(texts(&d), ["old style task", "main.rs"]);
-    assert_eq!(d.folder.as_deref(), Some("c:/Projects/kilo"));
-    assert_eq!(d.requests[1].status, RequestStatus::Failed);
+    ]);
+    let roo_path = "/h/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/0a1b-2c/ui_messages.json";
+    let kilo_path = "C:\\Users\\a\\AppData\\Roaming\\Code\\User\\globalStorage\\kilocode.kilo-code\\tasks\\k1\\ui_messages.json";
+    // (file, its task, the dialog's source, id, requests and folder, and the last request's status)
+    let cases = [
+        (
+            roo_path,
+            roo,
+            DialogSource::RooCode,
+            "0a1b-2c",
+            &["# Task 6M\n\nplan the migration"][..],
+            None,
+            RequestStatus::InProgress,
+        ),
+        (
+            kilo_path,
+            kilo,
+            DialogSource::KiloCode,
+            "k1",
+            &["old style task", "main.rs"],
+            Some("c:/Projects/kilo"),
+            RequestStatus::Failed,
+        ),
+    ];
+    for (path, task, source, id, requests, folder, last) in cases {
+        let d = parse(path, task.to_string().as_bytes()).unwrap();
+        assert_read_as(&d, source, id, requests);
+        assert_eq!(d.folder.as_deref(), folder, "{id}");
+        assert_eq!(d.requests.last().map(|r| r.status), Some(last), "{id}");
+    }
 }
 
 /// A task's file cut off while the extension rewrote it, or not an array at all: a clear
@@ -846,9 +877,12 @@ fn continue_session_file() {
     .to_string();
     let path = "/h/.continue/sessions/5f0c2b1e-aaaa-4bbb-8ccc-000000000001.json";
     let d = parse(path, session.as_bytes()).unwrap();
-    assert_eq!(d.source, DialogSource::Continue);
-    assert_eq!(d.session_id, "5f0c2b1e-aaaa-4bbb-8ccc-000000000001");
-    assert_eq!(texts(&d), ["Add an offline queue for login", "and retry"]);
+    assert_read_as(
+        &d,
+        DialogSource::Continue,
+        "5f0c2b1e-aaaa-4bbb-8ccc-000000000001",
+        &["Add an offline queue for login", "and retry"],
+    );
     assert_eq!(d.folder.as_deref(), Some("/Users/me/my app"));
     assert_eq!(d.title, "Add an offline queue for login");
     assert_eq!(d.requests[0].model_id.as_deref(), Some("Claude Sonnet 4"));

@@ -74,6 +74,27 @@ fn call(
     invoke(tool, &args, &ctx).to_value()
 }
 
+/// `get_first_request` with no arguments, called by `caller` with the live copy `live`.
+fn first_request(store: &SessionStore, caller: Option<&Caller>, live: Option<&LiveCopy>) -> Value {
+    call(store, "get_first_request", json!({}), caller, live)
+}
+
+/// `get_request` of request `index`, called by `caller` with the live copy `live`.
+fn request_at(
+    store: &SessionStore,
+    index: u64,
+    caller: Option<&Caller>,
+    live: Option<&LiveCopy>,
+) -> Value {
+    call(
+        store,
+        "get_request",
+        json!({ "index": index }),
+        caller,
+        live,
+    )
+}
+
 /// `call` by the local chat `id`, with the live copy the host has (or `None`).
 fn call_as(
     store: &SessionStore,
@@ -90,6 +111,24 @@ fn call_without_caller(store: &SessionStore, tool: &str, args: Value) -> Value {
     call(store, tool, args, None, None)
 }
 
+/// The live copy of B, the focused chat, whose second request is running: a copy that is never
+/// another chat's.
+fn b_running() -> LiveCopy {
+    LiveCopy::Export(export(vec![
+        request("b1", 9_000, "First words of B", 1),
+        request("b2", 9_500, "B running", 2),
+    ]))
+}
+
+/// Chat `abc` of another agent, named by its URI `scheme`.
+fn foreign(scheme: &str) -> Caller {
+    Caller::Foreign {
+        scheme: scheme.into(),
+        resource: format!("{scheme}:/abc"),
+        session_id: Some("abc".into()),
+    }
+}
+
 fn local(id: &str) -> Caller {
     Caller::Local {
         session_id: id.into(),
@@ -99,7 +138,7 @@ fn local(id: &str) -> Caller {
 #[test]
 fn without_a_token_the_most_recent_dialog_answers_and_says_so() {
     let store = store();
-    let out = call(&store, "get_first_request", json!({}), None, None);
+    let out = first_request(&store, None, None);
     assert_eq!(out["sessionId"], "b");
     assert_eq!(out["dialogFrom"], "mostRecent");
     assert!(out.get("live").is_none());
@@ -166,10 +205,7 @@ fn the_caller_not_the_most_recent_dialog_answers_with_its_unsaved_request() {
 fn another_chats_live_copy_is_refused_and_the_saved_copy_answers() {
     let store = store();
     // The last focused chat is B (its ids are B's), but A called.
-    let live = LiveCopy::Export(export(vec![
-        request("b1", 9_000, "First words of B", 1),
-        request("b2", 9_500, "B running", 2),
-    ]));
+    let live = b_running();
     let out = call_as(&store, "a", Some(&live), "get_request", json!({"index": 1}));
     assert_eq!(out["sessionId"], "a");
     assert_eq!(out["request"], "First words of A");
@@ -236,10 +272,7 @@ fn two_new_chats_at_once_get_an_uncertain_answer_never_the_other_ones_words() {
 fn a_new_chat_never_gets_a_known_dialogs_words() {
     let store = store();
     // Focus is on B, a known dialog: its copy must not be taken for the new chat C.
-    let known = LiveCopy::Export(export(vec![
-        request("b1", 9_000, "First words of B", 1),
-        request("b2", 9_500, "B running", 2),
-    ]));
+    let known = b_running();
     let out = call_as(&store, "c", Some(&known), "get_first_request", json!({}));
     assert_eq!(out["success"], false);
     assert_eq!(out["error_type"], "caller_not_found");
@@ -285,32 +318,18 @@ fn bad_live_copies_give_a_clear_answer_never_a_panic() {
 fn other_agents_chats_and_unreadable_tokens_are_said_plainly() {
     let store = store();
     // An agent whose logs the Secretary reads, but whose session is not among them.
-    let foreign = Caller::Foreign {
-        scheme: "copilotcli".into(),
-        resource: "copilotcli:/abc".into(),
-        session_id: Some("abc".into()),
-    };
-    let out = call(&store, "get_first_request", json!({}), Some(&foreign), None);
+    let copilot_cli = foreign("copilotcli");
+    let out = first_request(&store, Some(&copilot_cli), None);
     assert_eq!(out["error_type"], "caller_not_found");
     assert!(!out.to_string().contains("words of"));
     // A scheme of an agent it cannot read.
-    let other = Caller::Foreign {
-        scheme: "agent-host-x".into(),
-        resource: "agent-host-x:/abc".into(),
-        session_id: Some("abc".into()),
-    };
-    let out = call(&store, "get_first_request", json!({}), Some(&other), None);
+    let other = foreign("agent-host-x");
+    let out = first_request(&store, Some(&other), None);
     assert_eq!(out["error_type"], "unsupported_chat");
     let unknown = Caller::Unknown {
         shape: "an object with keys [foo]".into(),
     };
-    let out = call(
-        &store,
-        "get_request",
-        json!({"index": 1}),
-        Some(&unknown),
-        None,
-    );
+    let out = request_at(&store, 1, Some(&unknown), None);
     assert_eq!(out["error_type"], "unknown_caller");
     assert!(!out.to_string().contains("words of"));
 }
@@ -380,12 +399,12 @@ fn agent_store() -> SessionStore {
 fn an_agent_session_that_says_who_it_is_gets_its_own_words() {
     let store = agent_store();
     let one = agent("copilot-cli", "11111111-aaaa-4aaa-8aaa-000000000001");
-    let out = call(&store, "get_first_request", json!({}), Some(&one), None);
+    let out = first_request(&store, Some(&one), None);
     assert_eq!(out["firstRequest"], "words of one", "{out}");
     assert_eq!(out["dialogFrom"], "caller");
     assert!(out.get("behind").is_none());
     // Without the caller, the most recent session answers and says by which rule.
-    let out = call(&store, "get_first_request", json!({}), None, None);
+    let out = first_request(&store, None, None);
     assert_eq!(out["firstRequest"], "words of two");
     assert_eq!(out["dialogFrom"], "mostRecent");
     assert!(
@@ -398,22 +417,10 @@ fn an_agent_session_that_says_who_it_is_gets_its_own_words() {
 fn an_agent_session_not_read_yet_makes_the_host_wait_then_fails_plainly() {
     let store = agent_store();
     let missing = agent("copilot-cli", "33333333-cccc-4ccc-8ccc-000000000003");
-    let out = call(
-        &store,
-        "get_request",
-        json!({"index": 1}),
-        Some(&missing),
-        None,
-    );
+    let out = request_at(&store, 1, Some(&missing), None);
     assert_eq!(out["error_type"], "live_pending", "{out}");
     let waited = LiveCopy::Unavailable("its log did not appear within 1000 ms".into());
-    let out = call(
-        &store,
-        "get_request",
-        json!({"index": 1}),
-        Some(&missing),
-        Some(&waited),
-    );
+    let out = request_at(&store, 1, Some(&missing), Some(&waited));
     assert_eq!(out["success"], false);
     assert_eq!(out["error_type"], "caller_not_found");
     let error = out["error"].as_str().unwrap();
@@ -431,17 +438,11 @@ fn an_agent_session_not_read_yet_makes_the_host_wait_then_fails_plainly() {
     if let Caller::Agent { recorded, .. } = &mut one {
         *recorded = false;
     }
-    let out = call(&store, "get_first_request", json!({}), Some(&one), None);
+    let out = first_request(&store, Some(&one), None);
     assert_eq!(out["error_type"], "live_pending", "{out}");
     let waited =
         LiveCopy::Unavailable("the log did not record the running turn within 1000 ms".into());
-    let out = call(
-        &store,
-        "get_first_request",
-        json!({}),
-        Some(&one),
-        Some(&waited),
-    );
+    let out = first_request(&store, Some(&one), Some(&waited));
     assert_eq!(out["firstRequest"], "words of one");
     assert!(
         out["behind"].as_str().unwrap().contains("copilot-cli log"),
@@ -460,7 +461,7 @@ fn garbage_agent_callers_are_refused_never_guessed() {
         agent("emacs", "11111111-aaaa-4aaa-8aaa-000000000001"),
         agent("vscode", "11111111-aaaa-4aaa-8aaa-000000000001"),
     ] {
-        let out = call(&store, "get_first_request", json!({}), Some(&caller), None);
+        let out = first_request(&store, Some(&caller), None);
         assert_eq!(out["success"], false, "{out}");
         assert_eq!(out["error_type"], "unknown_caller", "{out}");
         assert!(
@@ -472,13 +473,7 @@ fn garbage_agent_callers_are_refused_never_guessed() {
     // Another agent's id of the same session is not this agent's.
     let claude = agent("claude-code", "11111111-aaaa-4aaa-8aaa-000000000001");
     let waited = LiveCopy::Unavailable("waited".into());
-    let out = call(
-        &store,
-        "get_first_request",
-        json!({}),
-        Some(&claude),
-        Some(&waited),
-    );
+    let out = first_request(&store, Some(&claude), Some(&waited));
     assert_eq!(out["error_type"], "caller_not_found", "{out}");
 }
 
@@ -488,7 +483,7 @@ fn a_long_request_comes_in_parts() {
     let mut store = SessionStore::new();
     let bytes = session("long", vec![request("l1", 1_000, &text, 1)]);
     put(&mut store, "/s/long.json", Some(WS), &bytes);
-    let first = call(&store, "get_request", json!({"index": 1}), None, None);
+    let first = request_at(&store, 1, None, None);
     assert_eq!(first["request"].as_str().unwrap().chars().count(), 20_000);
     assert_eq!(first["length"], 45_003);
     assert_eq!(first["offset"], 0);

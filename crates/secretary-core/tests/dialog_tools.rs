@@ -99,6 +99,11 @@ fn call(store: &SessionStore, name: &str, args: Value) -> Value {
     invoke(name, &args, &ctx).to_value()
 }
 
+/// `search_requests` with `query` alone: this workspace, every dialog.
+fn search(store: &SessionStore, query: &str) -> Value {
+    call(store, "search_requests", json!({ "query": query }))
+}
+
 fn error(text: &str) -> Value {
     json!({ "success": false, "error": text })
 }
@@ -301,11 +306,7 @@ fn list_dialogs_is_scoped_and_newest_first() {
 #[test]
 fn search_requests_ranks_matches_in_this_workspace() {
     let store = store();
-    let result = call(
-        &store,
-        "search_requests",
-        json!({"query": "dark mode localStorage"}),
-    );
+    let result = search(&store, "dark mode localStorage");
     let results = result["results"].as_array().unwrap();
     assert_eq!(results[0]["sessionId"], "old");
     assert_eq!(results[0]["index"], 2);
@@ -331,10 +332,7 @@ fn search_requests_ranks_matches_in_this_workspace() {
     assert_eq!(in_session["results"][1]["index"], 4, "{in_session}");
     assert_eq!(in_session["results"][1]["matched"], json!([]));
     assert_eq!(in_session["results"][1]["signals"][0], "context");
-    assert_eq!(
-        call(&store, "search_requests", json!({"query": " "})),
-        error("Query must not be empty")
-    );
+    assert_eq!(search(&store, " "), error("Query must not be empty"));
     assert_eq!(
         call(&store, "search_requests", json!({})),
         error("Invalid arguments: missing field `query`")
@@ -347,7 +345,7 @@ fn search_requests_ranks_matches_in_this_workspace() {
         ),
         error("Session not found: nope")
     );
-    let nothing = call(&store, "search_requests", json!({"query": "zebra"}));
+    let nothing = search(&store, "zebra");
     assert_eq!(nothing["total"], 0);
     assert_eq!(nothing["message"], "No matching requests.");
 }
@@ -402,11 +400,7 @@ fn an_empty_session_newer_than_a_real_dialog_is_not_current() {
 fn search_requests_reads_dates_in_the_query() {
     let store = store();
     // Relative to the newest request of the workspace (2025-10-14): "today" is that day.
-    let today = call(
-        &store,
-        "search_requests",
-        json!({"query": "playwright today"}),
-    );
+    let today = search(&store, "playwright today");
     assert_eq!(today["results"][0]["index"], 5, "{today}");
     let signals = today["results"][0]["signals"].as_array().unwrap();
     assert!(
@@ -414,22 +408,14 @@ fn search_requests_reads_dates_in_the_query() {
         "{today}"
     );
     // Nothing about dark mode that day: the older match still comes, without `date`.
-    let older = call(
-        &store,
-        "search_requests",
-        json!({"query": "dark mode today"}),
-    );
+    let older = search(&store, "dark mode today");
     assert_eq!(older["results"][0]["sessionId"], "old", "{older}");
     assert!(!older["results"][0]["signals"]
         .as_array()
         .unwrap()
         .contains(&json!("date")));
     // Only a time: that time's requests, newest first.
-    let year = call(
-        &store,
-        "search_requests",
-        json!({"query": "what did I ask in 1970"}),
-    );
+    let year = search(&store, "what did I ask in 1970");
     let found = pairs(&year["results"], "sessionId", "index");
     assert_eq!(
         found,

@@ -4,7 +4,7 @@
 #[path = "common/json.rs"]
 mod json;
 
-use json::{assert_has, str_at};
+use json::{assert_field_has, assert_field_starts, assert_has, str_at};
 use secretary_core::host::{Area, MemoryHost};
 use secretary_core::registry::invoke;
 use secretary_core::toolkit::ToolContext;
@@ -21,19 +21,21 @@ fn ok(host: &MemoryHost, name: &str, args: Value) -> Value {
     result
 }
 
+/// `tool` (a `set_*_flag` tool) setting flag `name` to `value`, whatever it answers.
+fn try_set(host: &MemoryHost, tool: &str, name: &str, value: Value) -> Value {
+    call(host, tool, json!({ "name": name, "value": value }))
+}
+
+/// `try_set`, asserting that it succeeded.
+fn set(host: &MemoryHost, tool: &str, name: &str, value: Value) -> Value {
+    ok(host, tool, json!({ "name": name, "value": value }))
+}
+
 #[test]
 fn project_value_overrides_global_which_is_the_default() {
     let host = MemoryHost::new();
-    ok(
-        &host,
-        "set_feature_flag",
-        json!({"name": "strictMode", "value": false}),
-    );
-    ok(
-        &host,
-        "set_feature_flag",
-        json!({"name": "spelling", "value": "en-GB"}),
-    );
+    set(&host, "set_feature_flag", "strictMode", json!(false));
+    set(&host, "set_feature_flag", "spelling", json!("en-GB"));
     // Unset in the project: the global value is the default.
     let got = ok(&host, "get_project_flag", json!({"name": "strictMode"}));
     assert_eq!(
@@ -41,15 +43,8 @@ fn project_value_overrides_global_which_is_the_default() {
         (json!(false), json!("global"))
     );
     // Set in the project: it wins, and says what it overrides.
-    let set = ok(
-        &host,
-        "set_project_flag",
-        json!({"name": "strictMode", "value": true}),
-    );
-    assert!(
-        str_at(&set, "message").contains("Overrides the global value false"),
-        "{set}"
-    );
+    let overriding = set(&host, "set_project_flag", "strictMode", json!(true));
+    assert_field_has(&overriding, "message", "Overrides the global value false");
     let got = ok(&host, "get_project_flag", json!({"name": "strictMode"}));
     assert_eq!(
         got,
@@ -88,16 +83,8 @@ fn project_value_overrides_global_which_is_the_default() {
 #[test]
 fn files_live_in_their_areas_in_a_readable_format() {
     let host = MemoryHost::new();
-    ok(
-        &host,
-        "set_project_flag",
-        json!({"name": "packageManager", "value": "pnpm"}),
-    );
-    ok(
-        &host,
-        "set_feature_flag",
-        json!({"name": "ratio", "value": 0.5}),
-    );
+    set(&host, "set_project_flag", "packageManager", json!("pnpm"));
+    set(&host, "set_feature_flag", "ratio", json!(0.5));
     let project: Value =
         serde_json::from_str(&host.text(Area::WorkspaceState, "flags.json").unwrap()).unwrap();
     assert_eq!(
@@ -108,11 +95,7 @@ fn files_live_in_their_areas_in_a_readable_format() {
         serde_json::from_str(&host.text(Area::GlobalState, "flags.json").unwrap()).unwrap();
     assert_eq!(global, json!({"version": 1, "flags": {"ratio": 0.5}}));
     // Overwriting reports the previous value.
-    let again = ok(
-        &host,
-        "set_project_flag",
-        json!({"name": "packageManager", "value": null}),
-    );
+    let again = set(&host, "set_project_flag", "packageManager", json!(null));
     assert_eq!(again["previous"], "pnpm");
     let got = ok(&host, "get_project_flag", json!({"name": "packageManager"}));
     assert_eq!(
@@ -141,29 +124,16 @@ fn unset_flags_answer_source_unset() {
 fn names_and_values_are_validated() {
     let host = MemoryHost::new();
     for name in ["", "1st", "a b", "../x", "x/y", &"a".repeat(65)] {
-        let result = call(&host, "set_project_flag", json!({"name": name, "value": 1}));
+        let result = try_set(&host, "set_project_flag", name, json!(1));
         assert_eq!(result["success"], false, "{name}");
-        assert!(
-            str_at(&result, "error").starts_with("Invalid flag name"),
-            "{result}"
-        );
+        assert_field_starts(&result, "error", "Invalid flag name");
     }
     for value in [json!([1, 2]), json!({"a": 1})] {
-        let result = call(
-            &host,
-            "set_feature_flag",
-            json!({"name": "x", "value": value}),
-        );
-        assert!(
-            str_at(&result, "error").contains("string, number, boolean or null"),
-            "{result}"
-        );
+        let result = try_set(&host, "set_feature_flag", "x", value);
+        assert_field_has(&result, "error", "string, number, boolean or null");
     }
     let missing = call(&host, "set_feature_flag", json!({"name": "x"}));
-    assert!(
-        str_at(&missing, "error").contains("missing field `value`"),
-        "{missing}"
-    );
+    assert_field_has(&missing, "error", "missing field `value`");
     assert_eq!(host.writes(), 0);
 }
 
@@ -178,28 +148,17 @@ fn without_a_host_or_a_workspace_the_tools_say_so() {
     );
     // An empty window: no workspace state, but global flags still work.
     let host = MemoryHost::new().without_area(Area::WorkspaceState);
-    let result = call(&host, "set_project_flag", json!({"name": "x", "value": 1}));
-    assert!(
-        str_at(&result, "error").starts_with("Project flags need a workspace"),
-        "{result}"
-    );
-    ok(&host, "set_feature_flag", json!({"name": "x", "value": 1}));
+    let result = try_set(&host, "set_project_flag", "x", json!(1));
+    assert_field_starts(&result, "error", "Project flags need a workspace");
+    set(&host, "set_feature_flag", "x", json!(1));
 }
 
 #[test]
 fn a_crash_mid_write_keeps_the_last_good_state_and_the_temp_file_is_ignored() {
     let host = MemoryHost::new();
-    ok(
-        &host,
-        "set_project_flag",
-        json!({"name": "step", "value": 1}),
-    );
+    set(&host, "set_project_flag", "step", json!(1));
     host.crash_next_write();
-    let crashed = call(
-        &host,
-        "set_project_flag",
-        json!({"name": "step", "value": 2}),
-    );
+    let crashed = try_set(&host, "set_project_flag", "step", json!(2));
     assert_eq!(crashed["success"], false);
     assert_eq!(crashed["error_type"], "io_error");
     // The temporary file is left behind, the flags file still holds the last good state.
@@ -211,11 +170,7 @@ fn a_crash_mid_write_keeps_the_last_good_state_and_the_temp_file_is_ignored() {
         1
     );
     // The next write works and the leftover does not disturb it.
-    ok(
-        &host,
-        "set_project_flag",
-        json!({"name": "step", "value": 3}),
-    );
+    set(&host, "set_project_flag", "step", json!(3));
     assert_eq!(
         ok(&host, "get_project_flag", json!({"name": "step"}))["value"],
         3
@@ -247,7 +202,7 @@ fn a_damaged_file_is_reported_and_never_overwritten() {
         "the damaged file was kept"
     );
     // Project flags alone are unaffected.
-    ok(&host, "set_project_flag", json!({"name": "a", "value": 1}));
+    set(&host, "set_project_flag", "a", json!(1));
     // A file from a newer version is refused the same way.
     secretary_core::host::Host::remove(&host, Area::GlobalState, "flags.json").unwrap();
     host.put(

@@ -40,6 +40,15 @@ Create one with page.getByRole.\n\
 \n\
 Open traces with `npx playwright show-trace`.\n";
 
+/// The headings of `PLAYWRIGHT_README`, in order (the fenced `## ` line is not one).
+const PLAYWRIGHT_HEADINGS: [&str; 5] = [
+    "Playwright",
+    "Installation",
+    "Writing tests",
+    "Locators",
+    "Trace viewer",
+];
+
 const API_DOC: &str =
     "# API\n\n## page.goto\n\nNavigates to a URL.\n\n## page.close\n\nCloses the page.\n";
 
@@ -180,6 +189,26 @@ fn docs(host: &MemoryHost, args: Value) -> Value {
     call(host, "get_library_docs", args)
 }
 
+/// `get_library_docs` of the library `id`, searched for `query`, with the default budget.
+fn docs_about(host: &MemoryHost, id: &str, query: &str) -> Value {
+    docs(host, json!({ "libraryId": id, "query": query }))
+}
+
+/// The ids of the libraries `local::discover` finds on `host`, in its order.
+fn discovered(host: &MemoryHost) -> Vec<String> {
+    local::discover(host)
+        .iter()
+        .map(local::Library::id)
+        .collect()
+}
+
+/// Asserts that `result` is a successful docs answer in `mode` (`search` or `overview`).
+#[track_caller]
+fn assert_answered_in(result: &Value, mode: &str) {
+    assert_eq!(result["success"], true, "{result}");
+    assert_eq!(result["mode"], mode, "{result}");
+}
+
 fn ids(result: &Value) -> Vec<String> {
     result["libraries"]
         .as_array()
@@ -202,12 +231,8 @@ fn ok(body: &str) -> Result<HttpResponse, HostError> {
 #[test]
 fn discovery_finds_exact_versions_in_every_source() {
     let host = workspace();
-    let found: Vec<String> = local::discover(&host)
-        .iter()
-        .map(local::Library::id)
-        .collect();
     assert_eq!(
-        found,
+        discovered(&host),
         [
             "/npm/@playwright/test@1.48.0",
             "/npm/left-pad@1.3.0",
@@ -320,12 +345,8 @@ fn aliases_and_repositories_resolve() {
 #[test]
 fn sections_are_scored_with_the_heading_bonus() {
     let host = workspace();
-    let result = docs(
-        &host,
-        json!({"libraryId": "/npm/playwright@1.48.0", "query": "how do I use a locator"}),
-    );
-    assert_eq!(result["success"], true, "{result}");
-    assert_eq!(result["mode"], "search");
+    let result = docs_about(&host, "/npm/playwright@1.48.0", "how do I use a locator");
+    assert_answered_in(&result, "search");
     assert_eq!(result["libraryId"], "/npm/playwright@1.48.0");
     assert_eq!(result["version"], "1.48.0");
     // "Writing tests" says "locator" three times: 3. "Locators" says it once (in its heading),
@@ -339,10 +360,7 @@ fn sections_are_scored_with_the_heading_bonus() {
         ]
     );
     // With two terms in the heading's favour it wins outright.
-    let result = docs(
-        &host,
-        json!({"libraryId": "/npm/playwright@1.48.0", "query": "locators page"}),
-    );
+    let result = docs_about(&host, "/npm/playwright@1.48.0", "locators page");
     let first = &result["sections"][0];
     assert_eq!(first["heading"], "Locators", "{result}");
     assert_eq!(first["file"], "README.md");
@@ -354,10 +372,7 @@ fn sections_are_scored_with_the_heading_bonus() {
         "{text}"
     );
     // docs/ markdown is searched too (the .txt is not).
-    let api = docs(
-        &host,
-        json!({"libraryId": "/npm/playwright@1.48.0", "query": "goto"}),
-    );
+    let api = docs_about(&host, "/npm/playwright@1.48.0", "goto");
     assert_eq!(api["sections"][0]["file"], "docs/api.md", "{api}");
     assert_eq!(api["sections"][0]["heading"], "page.goto");
     // README: 5 sections; docs/api.md: 2 (its preamble is only a title).
@@ -365,16 +380,7 @@ fn sections_are_scored_with_the_heading_bonus() {
     // A `## ` line inside a code fence is not a heading.
     let sections = sections::split("README.md", PLAYWRIGHT_README);
     let headings: Vec<&str> = sections.iter().map(|s| s.heading.as_str()).collect();
-    assert_eq!(
-        headings,
-        [
-            "Playwright",
-            "Installation",
-            "Writing tests",
-            "Locators",
-            "Trace viewer"
-        ]
-    );
+    assert_eq!(headings, PLAYWRIGHT_HEADINGS);
 }
 
 #[test]
@@ -430,10 +436,7 @@ fn max_chars_bounds_the_text() {
     );
     assert_eq!(small["truncated"], true);
     assert!(str_at(&small, "text").ends_with(sections::CUT_MARK));
-    let whole = docs(
-        &host,
-        json!({"libraryId": "/npm/playwright@1.48.0", "query": "locator"}),
-    );
+    let whole = docs_about(&host, "/npm/playwright@1.48.0", "locator");
     assert_eq!(whole["truncated"], false);
     assert_eq!(whole["maxChars"], 4000);
     // More than the cap is capped.
@@ -447,23 +450,10 @@ fn max_chars_bounds_the_text() {
 #[test]
 fn no_match_gives_an_overview_of_the_first_sections() {
     let host = workspace();
-    let result = docs(
-        &host,
-        json!({"libraryId": "/npm/playwright@1.48.0", "query": "kubernetes"}),
-    );
-    assert_eq!(result["success"], true, "{result}");
-    assert_eq!(result["mode"], "overview");
+    let result = docs_about(&host, "/npm/playwright@1.48.0", "kubernetes");
+    assert_answered_in(&result, "overview");
     let headings = strs(&result["sections"], "heading");
-    assert_eq!(
-        headings,
-        [
-            "Playwright",
-            "Installation",
-            "Writing tests",
-            "Locators",
-            "Trace viewer"
-        ]
-    );
+    assert_eq!(headings, PLAYWRIGHT_HEADINGS);
     assert!(result["sections"][0].get("score").is_none());
     assert!(str_at(&result, "message")
         .contains("No section of /npm/playwright@1.48.0 mentions \"kubernetes\""));
@@ -477,10 +467,7 @@ fn no_match_gives_an_overview_of_the_first_sections() {
 #[test]
 fn ids_are_version_exact() {
     let host = workspace();
-    let other = docs(
-        &host,
-        json!({"libraryId": "/npm/playwright@1.40.0", "query": "locator"}),
-    );
+    let other = docs_about(&host, "/npm/playwright@1.40.0", "locator");
     assert_eq!(other["success"], false);
     assert_eq!(other["error_type"], "version_mismatch");
     assert_eq!(
@@ -495,16 +482,10 @@ fn ids_are_version_exact() {
     let any = docs(&host, json!({"libraryId": "/npm/playwright"}));
     assert_eq!(any["libraryId"], "/npm/playwright@1.48.0");
     // Crates read the README their Cargo.toml names; Python packages their description; bundled docs.
-    let serde = docs(
-        &host,
-        json!({"libraryId": "/crates/serde@1.0.219", "query": "derive"}),
-    );
+    let serde = docs_about(&host, "/crates/serde@1.0.219", "derive");
     assert_eq!(serde["sections"][0]["file"], "crates-io.md", "{serde}");
     assert_eq!(serde["sections"][0]["heading"], "Derive");
-    let requests = docs(
-        &host,
-        json!({"libraryId": "/pypi/requests@2.32.3", "query": "session cookies"}),
-    );
+    let requests = docs_about(&host, "/pypi/requests@2.32.3", "session cookies");
     assert_eq!(requests["sections"][0]["heading"], "Sessions", "{requests}");
     assert_eq!(
         requests["sections"][0]["file"],
@@ -512,10 +493,7 @@ fn ids_are_version_exact() {
     );
     let scoped = docs(&host, json!({"libraryId": "/npm/@playwright/test@1.48.0"}));
     assert_eq!(scoped["name"], "@playwright/test", "{scoped}");
-    let bundled = docs(
-        &host,
-        json!({"libraryId": "/bundled/copilot-chat-secretary@0.1.0", "query": "memory"}),
-    );
+    let bundled = docs_about(&host, "/bundled/copilot-chat-secretary@0.1.0", "memory");
     assert_eq!(bundled["sections"][0]["heading"], "Memory", "{bundled}");
 }
 
@@ -838,12 +816,8 @@ fn cargo_toml_without_a_lock_takes_the_highest_unpacked_version() {
             "# x\n\n## A\n\nb\n",
         );
     }
-    let found: Vec<String> = local::discover(&host)
-        .iter()
-        .map(local::Library::id)
-        .collect();
     assert_eq!(
-        found,
+        discovered(&host),
         ["/crates/serde@1.0.219", "/crates/serde_json@1.0.128"]
     );
     assert_eq!(

@@ -23,6 +23,30 @@ fn ok(host: &MemoryHost, args: Value) -> Value {
     result
 }
 
+/// `save` of `content` under the name `path`, whatever it answers.
+fn save(host: &MemoryHost, path: &str, content: &str) -> Value {
+    call(
+        host,
+        json!({ "command": "save", "path": path, "content": content }),
+    )
+}
+
+/// `save`, asserting that it succeeded.
+fn saved(host: &MemoryHost, path: &str, content: &str) -> Value {
+    ok(
+        host,
+        json!({ "command": "save", "path": path, "content": content }),
+    )
+}
+
+/// `delete` of the note `path`, confirmed with the exact literal, whatever it answers.
+fn delete(host: &MemoryHost, path: &str) -> Value {
+    call(
+        host,
+        json!({ "command": "delete", "path": path, "confirm": "DELETE_MEMORY" }),
+    )
+}
+
 fn error(result: &Value) -> &str {
     assert_eq!(result["success"], false, "{result}");
     result["error"].as_str().unwrap()
@@ -37,12 +61,9 @@ fn save_read_list_delete() {
         json!({"success": true, "total": 0, "notes": [], "maxNotes": 500, "message": "No notes saved yet."})
     );
 
-    let saved = ok(
-        &host,
-        json!({"command": "save", "path": "conventions", "content": "- Tests use vitest.\n"}),
-    );
+    let first = saved(&host, "conventions", "- Tests use vitest.\n");
     assert_eq!(
-        saved,
+        first,
         json!({"success": true, "path": "conventions.md", "bytes": 20, "created": true})
     );
     assert_eq!(
@@ -54,10 +75,7 @@ fn save_read_list_delete() {
     assert_eq!(host.writes(), 1, "one atomic write");
 
     // With or without the extension it is the same note; save replaces.
-    let replaced = ok(
-        &host,
-        json!({"command": "save", "path": "conventions.md", "content": "v2"}),
-    );
+    let replaced = saved(&host, "conventions.md", "v2");
     assert_eq!(replaced["created"], false);
     let read = ok(&host, json!({"command": "read", "path": "conventions"}));
     assert_eq!(
@@ -65,10 +83,7 @@ fn save_read_list_delete() {
         json!({"success": true, "path": "conventions.md", "content": "v2", "bytes": 2})
     );
 
-    ok(
-        &host,
-        json!({"command": "save", "path": "log.txt", "content": "x"}),
-    );
+    saved(&host, "log.txt", "x");
     host.set_modified(Area::GlobalState, "memory/log.txt", 1_760_520_001_000);
     // Files that are not notes (a host's temporary file, a folder's content) are not listed.
     host.put(
@@ -86,10 +101,7 @@ fn save_read_list_delete() {
         ]})
     );
 
-    let deleted = ok(
-        &host,
-        json!({"command": "delete", "path": "log.txt", "confirm": "DELETE_MEMORY"}),
-    );
+    let deleted = delete(&host, "log.txt");
     assert_eq!(
         deleted,
         json!({"success": true, "path": "log.txt", "deleted": true})
@@ -99,38 +111,23 @@ fn save_read_list_delete() {
     assert_eq!(error(&gone), "Memory not found: log.txt");
     assert_eq!(gone["error_type"], "not_found");
     assert!(gone["instruction"].as_str().unwrap().contains("list"));
-    let again = call(
-        &host,
-        json!({"command": "delete", "path": "log.txt", "confirm": "DELETE_MEMORY"}),
-    );
+    let again = delete(&host, "log.txt");
     assert_eq!(error(&again), "Memory not found: log.txt");
 }
 
 #[test]
 fn unicode_names_and_case_conflicts() {
     let host = MemoryHost::new();
-    let saved = ok(
-        &host,
-        json!({"command": "save", "path": "Über Notizen", "content": "ä"}),
-    );
-    assert_eq!(saved["path"], "Über Notizen.md");
-    assert_eq!(saved["bytes"], 2, "bytes of UTF-8");
-    let conflict = call(
-        &host,
-        json!({"command": "save", "path": "über notizen", "content": "x"}),
-    );
+    let umlaut = saved(&host, "Über Notizen", "ä");
+    assert_eq!(umlaut["path"], "Über Notizen.md");
+    assert_eq!(umlaut["bytes"], 2, "bytes of UTF-8");
+    let conflict = save(&host, "über notizen", "x");
     assert_eq!(conflict["error_type"], "conflict");
     assert!(error(&conflict).contains("\"Über Notizen.md\" already exists"));
     let wrong_case = call(&host, json!({"command": "read", "path": "über notizen"}));
     assert!(str_at(&wrong_case, "instruction").contains("Did you mean \"Über Notizen.md\""));
     // A version number is not an extension.
-    assert_eq!(
-        ok(
-            &host,
-            json!({"command": "save", "path": "release v1.2", "content": ""})
-        )["path"],
-        "release v1.2.md"
-    );
+    assert_eq!(saved(&host, "release v1.2", "")["path"], "release v1.2.md");
 }
 
 #[test]
@@ -182,16 +179,10 @@ fn unsafe_names_are_refused_and_nothing_is_written() {
         }
     }
     let long = "a".repeat(126);
-    let result = call(
-        &host,
-        json!({"command": "save", "path": long, "content": "x"}),
-    );
+    let result = save(&host, &long, "x");
     assert!(error(&result).contains("too long (129 bytes; at most 128"));
     // 125 + ".md" = 128 bytes: the longest name.
-    ok(
-        &host,
-        json!({"command": "save", "path": "a".repeat(125), "content": "x"}),
-    );
+    saved(&host, &"a".repeat(125), "x");
     // Not refused, but not special either: these are ordinary names.
     for fine in [
         "CONSOLE",
@@ -201,10 +192,7 @@ fn unsafe_names_are_refused_and_nothing_is_written() {
         "a..b",
         "inner space",
     ] {
-        ok(
-            &host,
-            json!({"command": "save", "path": fine, "content": "x"}),
-        );
+        saved(&host, fine, "x");
     }
     assert!(
         host.paths(Area::GlobalState)
@@ -221,14 +209,8 @@ fn unsafe_names_are_refused_and_nothing_is_written() {
 fn size_and_count_limits() {
     let host = MemoryHost::new();
     let max = "x".repeat(MAX_NOTE_BYTES);
-    ok(
-        &host,
-        json!({"command": "save", "path": "big", "content": max}),
-    );
-    let over = call(
-        &host,
-        json!({"command": "save", "path": "big", "content": format!("{max}y")}),
-    );
+    saved(&host, "big", &max);
+    let over = save(&host, "big", &format!("{max}y"));
     assert_eq!(over["error_type"], "limit");
     assert_eq!(
         error(&over),
@@ -241,36 +223,24 @@ fn size_and_count_limits() {
         "unchanged"
     );
     // Multi-byte characters count as bytes.
-    let wide = call(
-        &host,
-        json!({"command": "save", "path": "wide", "content": "é".repeat(MAX_NOTE_BYTES / 2 + 1)}),
-    );
+    let wide = save(&host, "wide", &"é".repeat(MAX_NOTE_BYTES / 2 + 1));
     assert_eq!(wide["error_type"], "limit");
 
     for i in 1..MAX_NOTES {
         host.put(Area::GlobalState, &format!("memory/n{i}.md"), "x");
     }
-    let full = call(
-        &host,
-        json!({"command": "save", "path": "one-more", "content": "x"}),
-    );
+    let full = save(&host, "one-more", "x");
     assert_eq!(full["error_type"], "limit");
     assert!(error(&full).starts_with("Too many notes: at most 500."));
     // Replacing an existing note is still allowed.
-    ok(
-        &host,
-        json!({"command": "save", "path": "n1", "content": "y"}),
-    );
+    saved(&host, "n1", "y");
     assert_eq!(ok(&host, json!({"command": "list"}))["total"], MAX_NOTES);
 }
 
 #[test]
 fn delete_needs_the_exact_literal_and_the_other_commands_do_not() {
     let host = MemoryHost::new();
-    ok(
-        &host,
-        json!({"command": "save", "path": "keep", "content": "x"}),
-    );
+    saved(&host, "keep", "x");
     for confirm in [
         Value::Null,
         json!("yes"),
@@ -367,15 +337,9 @@ fn argument_errors_name_what_is_missing_or_allowed() {
 #[test]
 fn a_crash_while_saving_keeps_the_old_note() {
     let host = MemoryHost::new();
-    ok(
-        &host,
-        json!({"command": "save", "path": "n", "content": "old"}),
-    );
+    saved(&host, "n", "old");
     host.crash_next_write();
-    let failed = call(
-        &host,
-        json!({"command": "save", "path": "n", "content": "new"}),
-    );
+    let failed = save(&host, "n", "new");
     assert_eq!(failed["error_type"], "io_error");
     assert_eq!(
         ok(&host, json!({"command": "read", "path": "n"}))["content"],

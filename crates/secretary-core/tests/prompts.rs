@@ -7,7 +7,7 @@ mod json;
 #[path = "common/session_files.rs"]
 mod session_files;
 
-use json::strs;
+use json::{assert_has, assert_starts, str_at, strs};
 use secretary_core::prompts::{self, args_from_words, Followup, PromptOutput};
 use secretary_core::session::SessionStore;
 use secretary_core::toolkit::catalog::Catalog;
@@ -71,6 +71,11 @@ fn run(store: Option<&SessionStore>, name: &str, args: Value) -> PromptOutput {
     prompts::render(spec, &args, &ctx)
 }
 
+/// The prompt `name` by its MCP name, with named arguments, over `store`.
+fn mcp(store: &SessionStore, name: &str, args: Value) -> PromptOutput {
+    run(Some(store), name, args)
+}
+
 fn followup(command: &str, prompt: &str, label: &str) -> Followup {
     Followup::new(command, prompt, label)
 }
@@ -96,11 +101,7 @@ fn first_gives_the_full_first_request_not_the_preview() {
         ]
     );
     // The MCP name and named arguments answer the same, for another dialog too.
-    let other = run(
-        Some(&store),
-        "recall_first_request",
-        json!({"sessionId": "old"}),
-    );
+    let other = mcp(&store, "recall_first_request", json!({"sessionId": "old"}));
     assert_eq!(other.text.as_deref(), Some("Add a dark mode toggle"));
     assert_eq!(
         other.followups[0],
@@ -123,8 +124,8 @@ fn request_n_with_its_neighbours_as_followups() {
             followup("request", "1", "Show request 1")
         ]
     );
-    let other = run(
-        Some(&store),
+    let other = mcp(
+        &store,
         "recall_request",
         json!({"index": "2", "sessionId": "old"}),
     );
@@ -139,27 +140,27 @@ fn request_n_with_its_neighbours_as_followups() {
 fn errors_are_the_tools_errors_in_plain_words() {
     let store = store();
     let cases = [
-        ("request", json!(""), "Index parameter is required"),
-        ("request", json!("0"), "Index must be 1 or greater"),
-        ("request", json!("9"), "Index 9 exceeds total requests (3)"),
+        ("request", "", "Index parameter is required"),
+        ("request", "0", "Index must be 1 or greater"),
+        ("request", "9", "Index 9 exceeds total requests (3)"),
         (
             "request",
-            json!("two"),
+            "two",
             "Index must be a whole number (1, 2, 3...), got the string \"two\"",
         ),
-        ("request", json!("1 nope"), "Session not found: nope"),
-        ("first", json!("nope"), "Session not found: nope"),
-        ("search", json!(""), "Query must not be empty"),
+        ("request", "1 nope", "Session not found: nope"),
+        ("first", "nope", "Session not found: nope"),
+        ("search", "", "Query must not be empty"),
         (
             "tools",
-            json!("  "),
+            "  ",
             "Query must not be empty: describe what the tool should do",
         ),
     ];
-    for (name, args, error) in cases {
-        let out = run(Some(&store), name, args.clone());
-        assert_eq!(out.error.as_deref(), Some(error), "{name} {args}");
-        assert_eq!(out.markdown, format!("{error}."), "{name} {args}");
+    for (name, words, error) in cases {
+        let out = run(Some(&store), name, json!(words));
+        assert_eq!(out.error.as_deref(), Some(error), "{name} {words:?}");
+        assert_eq!(out.markdown, format!("{error}."), "{name} {words:?}");
         assert!(out.followups.is_empty() && out.text.is_none());
     }
     let empty = SessionStore::new();
@@ -171,7 +172,7 @@ fn errors_are_the_tools_errors_in_plain_words() {
         run(None, "first", json!("")).markdown,
         "Service temporarily unavailable."
     );
-    let unknown = run(Some(&store), "recall_request", json!({"idx": "2"}));
+    let unknown = mcp(&store, "recall_request", json!({"idx": "2"}));
     assert_eq!(
         unknown.error.as_deref(),
         Some("Unknown argument idx for recall_request: it takes index, sessionId")
@@ -199,17 +200,10 @@ fn dialogs_lists_this_workspace_newest_first() {
             ),
         ]
     );
-    let filtered = run(
-        Some(&store),
-        "recent_dialogs",
-        json!({"query": "localStorage"}),
-    );
-    assert!(
-        filtered
-            .markdown
-            .starts_with("**Dialogs mentioning \"localStorage\"** (1 of 1"),
-        "{}",
-        filtered.markdown
+    let filtered = mcp(&store, "recent_dialogs", json!({"query": "localStorage"}));
+    assert_starts(
+        &filtered.markdown,
+        "**Dialogs mentioning \"localStorage\"** (1 of 1",
     );
     let none = run(Some(&store), "dialogs", json!("kubernetes"));
     assert_eq!(
@@ -224,13 +218,10 @@ fn search_ranks_past_requests_and_offers_to_open_them() {
     let store = store();
     let out = run(Some(&store), "search", json!("playwright tests"));
     // Request 2 holds the words; its neighbours follow, found through their context.
-    assert!(
-        out.markdown.starts_with(
-            "**3 requests match \"playwright tests\"**, best first:\n\n\
-             1. **Speed up the list**, request 2 (2025-10-14T09:33:20.000Z, `new`): Now write Playwright tests for it\n"
-        ),
-        "{}",
-        out.markdown
+    assert_starts(
+        &out.markdown,
+        "**3 requests match \"playwright tests\"**, best first:\n\n\
+         1. **Speed up the list**, request 2 (2025-10-14T09:33:20.000Z, `new`): Now write Playwright tests for it\n",
     );
     assert_eq!(
         out.followups.first(),
@@ -240,29 +231,18 @@ fn search_ranks_past_requests_and_offers_to_open_them() {
             "Show request 2 of \"Speed up the list\""
         ))
     );
-    let none = run(
-        Some(&store),
-        "search_requests",
-        json!({"query": "kubernetes"}),
-    );
+    let none = mcp(&store, "search_requests", json!({"query": "kubernetes"}));
     assert_eq!(none.markdown, "No past request matches \"kubernetes\".\n");
 }
 
 #[test]
 fn tools_finds_the_secretarys_own_tools() {
     let out = run(None, "tools", json!("recall earlier chat request"));
-    assert!(
-        out.markdown.starts_with(
-            "**Tools for \"recall earlier chat request\"**, best first:\n\n- `chat_secretary_"
-        ),
-        "{}",
-        out.markdown
+    assert_starts(
+        &out.markdown,
+        "**Tools for \"recall earlier chat request\"**, best first:\n\n- `chat_secretary_",
     );
-    assert!(
-        out.markdown.contains("chat_secretary_get_request` (active"),
-        "{}",
-        out.markdown
-    );
+    assert_has(&out.markdown, "chat_secretary_get_request` (active");
     assert_eq!(out.error, None);
     let ctx = ToolContext::new(None, None);
     let spec = prompts::find("find_tool").unwrap();
@@ -296,14 +276,15 @@ fn listing_carries_generated_descriptions_and_mcp_arguments() {
             {"name": "sessionId", "description": "The dialog to read (from /dialogs); omit it for the current dialog.", "required": false}
         ])
     );
-    let description = request["description"].as_str().unwrap();
-    assert!(
-        description.starts_with(
-            "Recall the full text of request n.\n\nArguments: `*args` = `<index> [sessionId]`\n"
-        ),
-        "{description}"
+    let description = str_at(request, "description");
+    assert_starts(
+        description,
+        "Recall the full text of request n.\n\nArguments: `*args` = `<index> [sessionId]`\n",
     );
-    assert!(description.contains("- `@secretary /request 2` (MCP `recall_request` {\"index\":\"2\"}): the second request"), "{description}");
+    assert_has(
+        description,
+        "- `@secretary /request 2` (MCP `recall_request` {\"index\":\"2\"}): the second request",
+    );
 }
 
 /// The README's table of prompts says what the specs say.

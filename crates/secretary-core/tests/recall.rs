@@ -252,17 +252,20 @@ fn hook_inputs_are_checked() {
 }
 
 /// A Copilot CLI log: `user.message` and `session.compaction_complete` events as it writes them.
-fn copilot_log(events: &[(&str, &str)]) -> Vec<u8> {
+/// Each event is `"<kind> <text>"`: `user` (a request), `compaction` (`failed` or not) or any
+/// other kind (an answer).
+fn copilot_log(events: &[&str]) -> Vec<u8> {
     let mut out = String::new();
     out.push_str(&json!({"type": "session.start", "data": {"sessionId": "c1", "context": {"cwd": "/w"}}, "id": "e0", "timestamp": "2026-01-01T00:00:00Z"}).to_string());
     out.push('\n');
-    for (i, (kind, text)) in events.iter().enumerate() {
-        let line = match *kind {
+    for (i, event) in events.iter().enumerate() {
+        let (kind, text) = event.split_once(' ').unwrap_or((event, ""));
+        let line = match kind {
             "user" => {
                 json!({"type": "user.message", "data": {"content": text}, "id": format!("e{}", i + 1), "timestamp": "2026-01-01T00:00:01Z"})
             }
             "compaction" => {
-                json!({"type": "session.compaction_complete", "data": {"success": *text != "failed"}, "id": format!("e{}", i + 1), "timestamp": "2026-01-01T00:00:02Z"})
+                json!({"type": "session.compaction_complete", "data": {"success": text != "failed"}, "id": format!("e{}", i + 1), "timestamp": "2026-01-01T00:00:02Z"})
             }
             _ => {
                 json!({"type": "assistant.message", "data": {"content": text}, "id": format!("e{}", i + 1), "timestamp": "2026-01-01T00:00:02Z"})
@@ -296,20 +299,15 @@ fn a_prompt_hook_answers_once_after_each_compaction() {
         .unwrap()
     };
     // No compaction: nothing.
-    let plain = copilot_log(&[
-        ("user", "one"),
-        ("assistant", "ok"),
-        ("user", "two"),
-        ("assistant", "ok"),
-    ]);
+    let plain = copilot_log(&["user one", "assistant ok", "user two", "assistant ok"]);
     assert_eq!(answer(&plain, "three"), None);
     // A compaction after the last request: the requests come back, as Copilot CLI reads them.
     let compacted = copilot_log(&[
-        ("user", "one"),
-        ("assistant", "ok"),
-        ("user", "two middle"),
-        ("compaction", "ok"),
-        ("assistant", "ok"),
+        "user one",
+        "assistant ok",
+        "user two middle",
+        "compaction ok",
+        "assistant ok",
     ]);
     let out = answer(&compacted, "three").expect("recall after a compaction");
     let v: Value = serde_json::from_str(&out).unwrap();
@@ -320,18 +318,13 @@ fn a_prompt_hook_answers_once_after_each_compaction() {
     );
     // The prompt being submitted already logged: still the first prompt since the compaction.
     let mut logged = compacted.clone();
-    logged.extend_from_slice(&copilot_log(&[("user", "three")])[copilot_log(&[]).len()..]);
+    logged.extend_from_slice(&copilot_log(&["user three"])[copilot_log(&[]).len()..]);
     assert!(answer(&logged, "three").is_some());
     // The next prompt after that: nothing again.
-    let later = copilot_log(&[
-        ("user", "one"),
-        ("compaction", "ok"),
-        ("user", "three"),
-        ("assistant", "ok"),
-    ]);
+    let later = copilot_log(&["user one", "compaction ok", "user three", "assistant ok"]);
     assert_eq!(answer(&later, "four"), None);
     // A failed compaction dropped nothing.
-    let failed = copilot_log(&[("user", "one"), ("compaction", "failed")]);
+    let failed = copilot_log(&["user one", "compaction failed"]);
     assert_eq!(answer(&failed, "two"), None);
     // Session start hooks of Claude Code and Codex answer only after a compaction.
     let claude = claude_log(&["hello".to_string()]);

@@ -2,7 +2,7 @@
 //! indexed keep their vectors and only the new ones (and the one before each, whose context
 //! changed) are embedded.
 
-use secretary_core::history::HistoryCache;
+use secretary_core::history::{HistoryCache, RequestIndex};
 use secretary_core::session::{FileMeta, SessionStore};
 use serde_json::{json, Value};
 
@@ -39,6 +39,21 @@ fn put(store: &mut SessionStore, id: &str, texts: &[&str]) {
     store
         .apply(&format!("/s/{id}.json"), Some(WS), meta, 0, &bytes)
         .expect("valid session");
+}
+
+/// Asserts that the best of three hits for `query` in `history` is request `index` of `session`.
+#[track_caller]
+fn assert_top(history: &RequestIndex, query: &str, session: &str, index: usize) {
+    let hits = history.search(query, 3);
+    let best = hits
+        .first()
+        .unwrap_or_else(|| panic!("no hit for {query:?}"));
+    let found = &history.refs[best.0.doc];
+    assert_eq!(
+        (found.session_id.as_str(), found.index),
+        (session, index),
+        "{query}: {hits:?}"
+    );
 }
 
 #[test]
@@ -78,13 +93,9 @@ fn a_growing_session_reuses_the_vectors_of_unchanged_requests() {
         second.reused, 5,
         "only the changed and new requests are embedded"
     );
-    let hits = second.search("rename crate", 3);
-    let top = &second.refs[hits[0].0.doc];
-    assert_eq!((top.session_id.as_str(), top.index), ("b", 3));
+    assert_top(&second, "rename crate", "b", 3);
     // A paraphrase of a reused request still finds it through its kept vector.
-    let hits = second.search("night theme switch", 3);
-    let top = &second.refs[hits[0].0.doc];
-    assert_eq!((top.session_id.as_str(), top.index), ("a", 2), "{hits:?}");
+    assert_top(&second, "night theme switch", "a", 2);
 
     // Growing by more than a quarter since the last full build embeds everything again, so
     // that the token weights follow the collection.
@@ -101,11 +112,8 @@ fn a_growing_session_reuses_the_vectors_of_unchanged_requests() {
 #[test]
 fn turning_semantic_search_off_and_on_builds_afresh() {
     let mut store = SessionStore::new();
-    put(
-        &mut store,
-        "a",
-        &["Set up the build", "Add a dark mode toggle"],
-    );
+    let a = ["Set up the build", "Add a dark mode toggle"];
+    put(&mut store, "a", &a);
     let cache = HistoryCache::new();
     let _ = cache.get(&store, Some(WS));
     cache.set_semantic(false);

@@ -12,6 +12,13 @@ mod search_index {
         hits.iter().map(|h| docs[h.doc].name.as_str()).collect()
     }
 
+    /// Asserts that `query` (asking for `limit` hits) ranks `docs[top]` first.
+    #[track_caller]
+    fn assert_top(docs: &[Document], query: &str, limit: usize, top: usize) {
+        let hits = Index::build(docs).search(query, limit);
+        assert_eq!(hits[0].doc, top, "{query}: {hits:?}");
+    }
+
     fn catalog() -> Vec<Document> {
         vec![
             doc(
@@ -95,8 +102,7 @@ mod search_index {
             doc("helper", "Currency converter."),
             doc("currency_converter", "Converter."),
         ];
-        let hits = Index::build(&docs).search("currency", 2);
-        assert_eq!(hits[0].doc, 1, "{hits:?}");
+        assert_top(&docs, "currency", 2, 1);
     }
 
     #[test]
@@ -125,8 +131,7 @@ mod search_index {
             ),
             doc("hotel", "Hotel booking."),
         ];
-        let hits = Index::build(&docs).search("book a table at a restaurant", 3);
-        assert_eq!(hits[0].doc, 1, "{hits:?}");
+        assert_top(&docs, "book a table at a restaurant", 3, 1);
     }
 
     #[test]
@@ -294,8 +299,7 @@ mod search_index {
             doc("beta", "A generic helper that also mentions finance."),
             tagged,
         ];
-        let hits = Index::build(&docs).search("finance", 2);
-        assert_eq!(hits[0].doc, 1, "{hits:?}");
+        assert_top(&docs, "finance", 2, 1);
     }
 
     #[test]

@@ -8,8 +8,11 @@
 
 mod common;
 mod follow_file;
+#[path = "common/proptest_inputs.rs"]
+mod proptest_inputs;
 
 use proptest::prelude::*;
+use proptest_inputs::cases;
 use secretary_core::session::{
     parse, parse_with_visitors, response_details, response_details_with_visitors, SessionStore,
 };
@@ -208,45 +211,26 @@ fn generated_sessions_read_the_same() {
     }
 }
 
+/// The tokens of the `.json` and `.jsonl` readers' fast paths beyond `proptest_inputs`' own: a
+/// space, leading zeros, a cut number, an escape and a cut one.
 fn token() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        prop::sample::select(vec![
-            "{",
-            "}",
-            "[",
-            "]",
-            ",",
-            ":",
-            " ",
-            "\n",
-            "\"",
-            "null",
-            "true",
-            "-1",
-            "0",
-            "01",
-            "1e400",
-            "0.5",
-            "1.",
-            "\"requests\"",
-            "\"message\"",
-            "\"text\"",
-            "\"result\"",
-            "\"errorDetails\"",
-            "\"code\"",
-            "\"sessionId\"",
-            "\"response\"",
-            "\"\\u00e9\"",
-            "\"\\ud800\"",
-            "\\",
-            "\\u",
-            "é",
-            "\u{0}",
-            "\u{feff}",
-        ])
-        .prop_map(|s| s.as_bytes().to_vec()),
-        prop::collection::vec(any::<u8>(), 1..3),
-    ]
+    proptest_inputs::token(&[" ", "01", "1.", "\"\\u00e9\"", "\\u"], 1..3)
+}
+
+/// A file `generate` writes from a random seed, then damaged by up to four random edits
+/// (`damage`): what the damaged-file properties read, sessions and logs alike.
+fn damaged(generate: fn(&Gen) -> String) -> impl Strategy<Value = Vec<u8>> {
+    let edit = (
+        any::<usize>(),
+        0usize..4,
+        prop::collection::vec(token(), 0..3),
+    );
+    let edits = prop::collection::vec(edit, 0..4);
+    (1u64..u64::MAX, edits).prop_map(move |(seed, edits)| {
+        let mut bytes = generate(&Gen::new(seed)).into_bytes();
+        damage(&mut bytes, edits);
+        bytes
+    })
 }
 
 /// Applies proptest's `edits` to `bytes`: at a position, cut the rest, insert tokens, drop 7 bytes
@@ -273,16 +257,11 @@ fn damage(bytes: &mut Vec<u8>, edits: Vec<(usize, usize, Vec<Vec<u8>>)>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(cases(3000))]
 
     /// Damaged generated sessions: the same dialog or the same error, byte for byte.
     #[test]
-    fn damaged_sessions_read_the_same(
-        seed in 1u64..u64::MAX,
-        edits in prop::collection::vec((any::<usize>(), 0usize..4, prop::collection::vec(token(), 0..3)), 0..4),
-    ) {
-        let mut bytes = Gen::new(seed).session().into_bytes();
-        damage(&mut bytes, edits);
+    fn damaged_sessions_read_the_same(bytes in damaged(Gen::session)) {
         same("/ws/chatSessions/s.json", &bytes);
     }
 
@@ -638,16 +617,11 @@ fn every_cut_of_the_shared_mutation_log_reads_the_same() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(cases(1000))]
 
     /// Damaged generated mutation logs: the same dialog or the same error, byte for byte.
     #[test]
-    fn damaged_mutation_logs_read_the_same(
-        seed in 1u64..u64::MAX,
-        edits in prop::collection::vec((any::<usize>(), 0usize..4, prop::collection::vec(token(), 0..3)), 0..4),
-    ) {
-        let mut bytes = Gen::new(seed).mutation_log().into_bytes();
-        damage(&mut bytes, edits);
+    fn damaged_mutation_logs_read_the_same(bytes in damaged(Gen::mutation_log)) {
         same(JSONL, &bytes);
     }
 

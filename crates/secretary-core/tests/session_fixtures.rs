@@ -170,37 +170,30 @@ fn every_fixture_parses_with_the_files_own_request_texts() {
             "{name}: request count"
         );
         for (i, (ours, theirs)) in dialog.requests.iter().zip(requests).enumerate() {
-            assert_eq!(ours.index, i + 1, "{name}");
-            assert_eq!(
-                Some(ours.text.as_str()),
-                theirs["message"]["text"].as_str(),
-                "{name}: request {}",
-                i + 1
-            );
-            assert_eq!(
-                ours.request_id.as_deref(),
-                theirs["requestId"].as_str(),
-                "{name}: requestId {}",
-                i + 1
-            );
+            let n = i + 1;
+            assert_eq!(ours.index, n, "{name}");
             assert_eq!(
                 ours.timestamp,
                 theirs["timestamp"].as_i64(),
-                "{name}: timestamp {}",
-                i + 1
+                "{name}: timestamp {n}"
             );
-            assert_eq!(
-                ours.model_id.as_deref(),
-                theirs["modelId"].as_str(),
-                "{name}: modelId {}",
-                i + 1
-            );
-            assert_eq!(
-                ours.agent_id.as_deref(),
-                theirs["agent"]["id"].as_str(),
-                "{name}: agent {}",
-                i + 1
-            );
+            // The text fields, each against where the file keeps it.
+            for (field, read, written) in [
+                (
+                    "request",
+                    Some(ours.text.as_str()),
+                    &theirs["message"]["text"],
+                ),
+                (
+                    "requestId",
+                    ours.request_id.as_deref(),
+                    &theirs["requestId"],
+                ),
+                ("modelId", ours.model_id.as_deref(), &theirs["modelId"]),
+                ("agent", ours.agent_id.as_deref(), &theirs["agent"]["id"]),
+            ] {
+                assert_eq!(read, written.as_str(), "{name}: {field} {n}");
+            }
         }
         // Real files are well-formed: nothing to complain about.
         assert!(
@@ -275,28 +268,47 @@ fn canceled_and_failed_requests_are_recognised() {
     }
 }
 
+/// The fixture `name` as the crate reads it and as `independent` reads it; `None` when the
+/// fixtures are absent.
+fn read_both(name: &str) -> Option<(session::Dialog, Value)> {
+    let (path, bytes) = fixture(name)?;
+    let dialog = parse(&path, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    Some((dialog, independent(name, &bytes)))
+}
+
+/// Asserts that the dialog's session id, title and creation date are the file's.
+#[track_caller]
+fn assert_header_follows(dialog: &session::Dialog, truth: &Value) {
+    let id = &dialog.session_id;
+    assert_eq!(id, truth["sessionId"].as_str().unwrap(), "sessionId");
+    assert_eq!(
+        dialog.title,
+        truth["customTitle"].as_str().unwrap(),
+        "{id}: title"
+    );
+    assert_eq!(
+        dialog.creation_date,
+        truth["creationDate"].as_i64(),
+        "{id}: creationDate"
+    );
+}
+
 #[test]
 fn session_ids_titles_and_dates_follow_the_file() {
-    let Some((path, bytes)) = fixture("git-ai-project__git-ai__copilot_session_simple.json") else {
-        return;
-    };
-    let dialog = parse(&path, &bytes).unwrap();
-    let truth = independent("x.json", &bytes);
-    assert_eq!(dialog.session_id, truth["sessionId"].as_str().unwrap());
-    assert_eq!(dialog.title, truth["customTitle"].as_str().unwrap());
-    assert_eq!(dialog.creation_date, truth["creationDate"].as_i64());
-    assert_eq!(dialog.last_activity, truth["lastMessageDate"].as_i64());
-    assert_eq!(dialog.location.as_deref(), Some("panel"));
-
-    let Some((path, bytes)) = fixture("git-ai-project__git-ai__copilot_session_multiline.jsonl")
+    let Some((dialog, truth)) = read_both("git-ai-project__git-ai__copilot_session_simple.json")
     else {
         return;
     };
-    let dialog = parse(&path, &bytes).unwrap();
-    let truth = independent("x.jsonl", &bytes);
-    assert_eq!(dialog.session_id, truth["sessionId"].as_str().unwrap());
-    assert_eq!(dialog.title, truth["customTitle"].as_str().unwrap());
-    assert_eq!(dialog.creation_date, truth["creationDate"].as_i64());
+    assert_header_follows(&dialog, &truth);
+    assert_eq!(dialog.last_activity, truth["lastMessageDate"].as_i64());
+    assert_eq!(dialog.location.as_deref(), Some("panel"));
+
+    let Some((dialog, truth)) =
+        read_both("git-ai-project__git-ai__copilot_session_multiline.jsonl")
+    else {
+        return;
+    };
+    assert_header_follows(&dialog, &truth);
     let last_request_ts = truth["requests"]
         .as_array()
         .unwrap()

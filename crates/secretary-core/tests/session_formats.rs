@@ -496,94 +496,91 @@ fn event(kind: &str, data: Value, ts: &str, id: &str) -> Value {
     json!({"type": kind, "data": data, "id": id, "timestamp": ts, "parentId": null})
 }
 
+/// A transcript of `(timestamp, type, data)` events, one a line, with the ids `e1`, `e2`... in
+/// order.
+fn events(list: Vec<(&str, &str, Value)>) -> String {
+    let values: Vec<Value> = list
+        .into_iter()
+        .enumerate()
+        .map(|(i, (ts, kind, data))| event(kind, data, ts, &format!("e{}", i + 1)))
+        .collect();
+    lines(&values)
+}
+
 fn transcript() -> String {
-    lines(&[
-        event(
+    events(vec![
+        (
+            "2026-01-15T10:00:00.000Z",
             "session.start",
             json!({"sessionId": "tr-1", "version": 1, "producer": "copilot-agent",
             "copilotVersion": "0.33.0", "startTime": "2026-01-15T10:00:00.000Z", "selectedModel": "claude-sonnet-4",
             "context": {"cwd": "/home/me/p"}}),
-            "2026-01-15T10:00:00.000Z",
-            "e1",
         ),
-        event(
+        (
+            "2026-01-15T10:00:01.000Z",
             "user.message",
             json!({"content": "Fix the login bug", "attachments": [], "interactionId": "int-1"}),
-            "2026-01-15T10:00:01.000Z",
-            "e2",
         ),
-        event(
+        (
+            "2026-01-15T10:00:02.000Z",
             "assistant.turn_start",
             json!({"turnId": "0", "interactionId": "int-1"}),
-            "2026-01-15T10:00:02.000Z",
-            "e3",
         ),
-        event(
+        (
+            "2026-01-15T10:00:03.000Z",
             "assistant.message",
             json!({"messageId": "m1", "content": "Looking at login.ts.",
             "toolRequests": [{"toolCallId": "c1", "name": "read_file", "type": "function"}]}),
-            "2026-01-15T10:00:03.000Z",
-            "e4",
         ),
-        event(
+        (
+            "2026-01-15T10:00:04.000Z",
             "tool.execution_start",
             json!({"toolCallId": "c1", "toolName": "read_file", "arguments": {"path": "login.ts"}}),
-            "2026-01-15T10:00:04.000Z",
-            "e5",
         ),
-        event(
+        (
+            "2026-01-15T10:00:05.000Z",
             "tool.execution_complete",
             json!({"toolCallId": "c1", "success": true, "result": "x".repeat(1000)}),
-            "2026-01-15T10:00:05.000Z",
-            "e6",
         ),
-        event(
+        (
+            "2026-01-15T10:00:06.000Z",
             "assistant.message",
             json!({"messageId": "m2", "content": "Fixed it.", "toolRequests": []}),
-            "2026-01-15T10:00:06.000Z",
-            "e7",
         ),
-        event(
+        (
+            "2026-01-15T10:00:07.000Z",
             "assistant.turn_end",
             json!({"turnId": "0"}),
-            "2026-01-15T10:00:07.000Z",
-            "e8",
         ),
-        event(
+        (
+            "2026-01-15T10:01:00.000Z",
             "session.model_change",
             json!({"newModel": "gpt-5"}),
-            "2026-01-15T10:01:00.000Z",
-            "e9",
         ),
-        event(
+        (
+            "2026-01-15T10:02:00.000Z",
             "user.message",
             json!({"content": "Also add a test", "attachments": []}),
-            "2026-01-15T10:02:00.000Z",
-            "e10",
         ),
-        event(
+        (
+            "2026-01-15T10:02:01.000Z",
             "assistant.turn_start",
             json!({"turnId": "0"}),
-            "2026-01-15T10:02:01.000Z",
-            "e11",
         ),
-        event(
+        (
+            "2026-01-15T10:02:02.000Z",
             "abort",
             json!({"reason": "user"}),
-            "2026-01-15T10:02:02.000Z",
-            "e12",
         ),
-        event(
+        (
+            "2026-01-15T10:03:00.000Z",
             "user.message",
             json!({"content": "Try again"}),
-            "2026-01-15T10:03:00.000Z",
-            "e13",
         ),
-        event(
+        (
+            "2026-01-15T10:03:01.000Z",
             "assistant.turn_start",
             json!({"turnId": "0"}),
-            "2026-01-15T10:03:01.000Z",
-            "e14",
         ),
     ])
 }
@@ -663,26 +660,6 @@ fn bad_files_fail_with_clear_errors() {
             |e| matches!(e, SessionError::NotUtf8 { offset: 26 }),
         ),
         (
-            "a.json",
-            b"[1,2,3]".to_vec(),
-            |e| matches!(e, SessionError::NotASession(m) if m.contains("array")),
-        ),
-        (
-            "a.json",
-            b"42".to_vec(),
-            |e| matches!(e, SessionError::NotASession(m) if m.contains("number")),
-        ),
-        (
-            "a.json",
-            b"{\"hello\":\"world\"}".to_vec(),
-            |e| matches!(e, SessionError::NotASession(m) if m.contains("requests")),
-        ),
-        (
-            "a.json",
-            b"{\"requests\":\"no\"}".to_vec(),
-            |e| matches!(e, SessionError::NotASession(m) if m.contains("string")),
-        ),
-        (
             "a.jsonl",
             b"\xff\xfe{\x00\"\x00".to_vec(),
             |e| matches!(e, SessionError::NoInitialState(m) if m.contains("UTF-8")),
@@ -692,14 +669,34 @@ fn bad_files_fail_with_clear_errors() {
         }),
     ];
     for (name, bytes, check) in cases {
-        let err = parse(name, &bytes).expect_err(&String::from_utf8_lossy(&bytes));
-        assert!(
-            check(&err),
-            "{name} {:?}: got {err:?}",
-            String::from_utf8_lossy(&bytes)
-        );
-        assert!(!err.to_string().is_empty());
+        assert_fails(name, &bytes, check);
     }
+    // Valid JSON that is no session: the error says what was found instead.
+    for (bytes, found) in [
+        (&b"[1,2,3]"[..], "array"),
+        (b"42", "number"),
+        (b"{\"hello\":\"world\"}", "requests"),
+        (b"{\"requests\":\"no\"}", "string"),
+    ] {
+        assert_fails(
+            "a.json",
+            bytes,
+            |e| matches!(e, SessionError::NotASession(m) if m.contains(found)),
+        );
+    }
+}
+
+/// Asserts that `parse` refuses `bytes` as the file `name` with an error `check` accepts and a
+/// message that says something.
+#[track_caller]
+fn assert_fails(name: &str, bytes: &[u8], check: impl Fn(&SessionError) -> bool) {
+    let err = parse(name, bytes).expect_err(&String::from_utf8_lossy(bytes));
+    assert!(
+        check(&err),
+        "{name} {:?}: got {err:?}",
+        String::from_utf8_lossy(bytes)
+    );
+    assert!(!err.to_string().is_empty());
 }
 
 #[test]
@@ -968,18 +965,16 @@ fn store_shadowing_removal_and_errors() {
     let jsonl_file = lines(&[
         json!({"kind": 0, "v": {"version": 3, "sessionId": "s1", "requests": [req("a", "from jsonl", 1000), req("b", "newer", 2000)]}}),
     ]);
-    let transcript_file = lines(&[
-        event(
+    let transcript_file = events(vec![
+        (
+            "2026-01-01T00:00:00Z",
             "session.start",
             json!({"sessionId": "s1"}),
-            "2026-01-01T00:00:00Z",
-            "e1",
         ),
-        event(
+        (
+            "2026-01-01T00:00:01Z",
             "user.message",
             json!({"content": "from transcript"}),
-            "2026-01-01T00:00:01Z",
-            "e2",
         ),
     ]);
     sync(

@@ -5,31 +5,17 @@
 //! random bytes), and valid sessions of every format damaged by random edits. The case counts
 //! are set per property below; `PROPTEST_CASES` overrides them for longer runs.
 
+#[path = "common/file_names.rs"]
+mod file_names;
 mod follow_file;
+#[path = "common/proptest_inputs.rs"]
+mod proptest_inputs;
 
+use file_names::NAMES;
 use proptest::prelude::*;
+use proptest_inputs::cases;
 use secretary_core::session::{parse, response_details, FileMeta, ReadPlan, SessionStore};
 use serde_json::json;
-
-const NAMES: &[&str] = &[
-    "/ws/chatSessions/a.json",
-    "/ws/chatSessions/a.jsonl",
-    "/x/chat.json",
-    "/ws/GitHub.copilot-chat/transcripts/t.jsonl",
-    "no-extension",
-];
-
-fn cases(default: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 /// Valid seeds of every format.
 fn seeds() -> Vec<(&'static str, Vec<u8>)> {
@@ -120,43 +106,22 @@ fn apply_edits(mut bytes: Vec<u8>, edits: &[Edit]) -> Vec<u8> {
     bytes
 }
 
-/// Pieces of JSON and of the session formats, so random inputs are often almost valid.
+/// Pieces of JSON and of the session formats, so random inputs are often almost valid: beyond
+/// `proptest_inputs`' own, the keys and values of mutation logs and Copilot CLI events.
 fn token() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        prop::sample::select(vec![
-            "{",
-            "}",
-            "[",
-            "]",
-            ",",
-            ":",
-            "\n",
-            "\"",
-            "null",
-            "true",
-            "-1",
-            "0",
+    proptest_inputs::token(
+        &[
             "1",
             "2",
             "3",
             "4",
-            "1e400",
-            "0.5",
             "\"kind\"",
             "\"k\"",
             "\"v\"",
             "\"i\"",
-            "\"requests\"",
-            "\"message\"",
-            "\"text\"",
             "\"parts\"",
-            "\"response\"",
             "\"modelState\"",
             "\"value\"",
-            "\"result\"",
-            "\"errorDetails\"",
-            "\"code\"",
-            "\"sessionId\"",
             "\"version\"",
             "\"type\"",
             "\"data\"",
@@ -166,15 +131,9 @@ fn token() -> impl Strategy<Value = Vec<u8>> {
             "\"timestamp\"",
             "\"2026-01-01T00:00:00Z\"",
             "\"\\u00e9\\n\"",
-            "\"\\ud800\"",
-            "\u{feff}",
-            "\\",
-            "é",
-            "\u{0}",
-        ])
-        .prop_map(|s| s.as_bytes().to_vec()),
-        prop::collection::vec(any::<u8>(), 1..4),
-    ]
+        ],
+        1..4,
+    )
 }
 
 fn exercise(name: &str, bytes: &[u8]) {

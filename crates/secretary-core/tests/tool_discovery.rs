@@ -4,7 +4,7 @@
 #[path = "common/json.rs"]
 mod json;
 
-use json::{str_at, strs};
+use json::{assert_has, assert_starts, str_at, strs};
 use secretary_core::registry::invoke;
 use secretary_core::toolkit::catalog::{Catalog, CatalogTool};
 use secretary_core::toolkit::ToolContext;
@@ -56,6 +56,31 @@ fn call(catalog: &Catalog, name: &str, args: Value) -> Value {
     invoke(name, &args, &ctx).to_value()
 }
 
+/// `tool_find` with `query` and no limit.
+fn find(catalog: &Catalog, query: &str) -> Value {
+    call(catalog, "tool_find", json!({ "query": query }))
+}
+
+/// `tool_find` with `query`, asking for the best tool only.
+fn find_one(catalog: &Catalog, query: &str) -> Value {
+    call(catalog, "tool_find", json!({ "query": query, "limit": 1 }))
+}
+
+/// `tool_describe` of the tool `name`.
+fn describe(catalog: &Catalog, name: &str) -> Value {
+    call(catalog, "tool_describe", json!({ "name": name }))
+}
+
+/// `tool_load` of the tools `names`, in that order.
+fn load(catalog: &Catalog, names: &[&str]) -> Value {
+    call(catalog, "tool_load", json!({ "names": names }))
+}
+
+/// `tool_call` with `args` (the tool's name and its input).
+fn tool_call(catalog: &Catalog, args: Value) -> Value {
+    call(catalog, "tool_call", args)
+}
+
 fn names(result: &Value, key: &str) -> Vec<String> {
     strs(&result[key], "name")
 }
@@ -63,11 +88,7 @@ fn names(result: &Value, key: &str) -> Vec<String> {
 #[test]
 fn tool_find_ranks_by_what_the_tool_does() {
     let catalog = catalog();
-    let found = call(
-        &catalog,
-        "tool_find",
-        json!({"query": "convert dollars to euros currency"}),
-    );
+    let found = find(&catalog, "convert dollars to euros currency");
     assert_eq!(names(&found, "tools")[0], "currency_convert");
     let first = &found["tools"][0];
     assert_eq!(first["active"], false);
@@ -78,11 +99,7 @@ fn tool_find_ranks_by_what_the_tool_does() {
         .unwrap()
         .iter()
         .any(|m| m == "currency"));
-    let recall = call(
-        &catalog,
-        "tool_find",
-        json!({"query": "recall the user's earlier chat request"}),
-    );
+    let recall = find(&catalog, "recall the user's earlier chat request");
     let top: Vec<String> = names(&recall, "tools").into_iter().take(3).collect();
     assert!(
         top.iter().any(|n| n == "chat_secretary_get_request"),
@@ -104,21 +121,17 @@ fn tool_find_ranks_by_what_the_tool_does() {
 #[test]
 fn tool_find_limits_and_rejects_blank_queries() {
     let catalog = catalog();
-    let one = call(
-        &catalog,
-        "tool_find",
-        json!({"query": "search", "limit": 1}),
-    );
+    let one = find_one(&catalog, "search");
     assert_eq!(one["tools"].as_array().unwrap().len(), 1);
     assert_eq!(
-        call(&catalog, "tool_find", json!({"query": "  "}))["error"],
+        find(&catalog, "  ")["error"],
         "Query must not be empty: describe what the tool should do"
     );
     assert_eq!(
         call(&catalog, "tool_find", json!({"query": "x", "limit": 0}))["error"],
         "Limit must be 1 or greater"
     );
-    let none = call(&catalog, "tool_find", json!({"query": "zzzz qqqq"}));
+    let none = find(&catalog, "zzzz qqqq");
     assert_eq!(none["total"], 0);
     assert!(str_at(&none, "message").starts_with("No tool matches"));
 }
@@ -126,34 +139,28 @@ fn tool_find_limits_and_rejects_blank_queries() {
 #[test]
 fn tool_describe_gives_the_schema_or_the_closest_names() {
     let catalog = catalog();
-    let own = call(
-        &catalog,
-        "tool_describe",
-        json!({"name": "chat_secretary_get_request"}),
-    );
+    let own = describe(&catalog, "chat_secretary_get_request");
     assert_eq!(own["success"], true);
     assert_eq!(own["inputSchema"]["required"], json!(["index"]));
     assert!(str_at(&own, "description").contains("Use this tool when:"));
     assert_eq!(own["active"], true);
     // Plain names of own tools resolve too.
     assert_eq!(
-        call(&catalog, "tool_describe", json!({"name": "get_request"}))["name"],
+        describe(&catalog, "get_request")["name"],
         "chat_secretary_get_request"
     );
-    let external = call(&catalog, "tool_describe", json!({"name": "fetch_webpage"}));
+    let external = describe(&catalog, "fetch_webpage");
     assert_eq!(
         external["inputSchema"],
         json!({"type": "object", "properties": {}, "required": []})
     );
-    let unknown = call(&catalog, "tool_describe", json!({"name": "fetch_web_page"}));
-    let error = unknown["error"].as_str().unwrap();
-    assert!(
-        error.starts_with(
-            "Tool not found: fetch_web_page. Use chat_secretary_tool_find to search for tools."
-        ),
-        "{error}"
+    let unknown = describe(&catalog, "fetch_web_page");
+    let error = str_at(&unknown, "error");
+    assert_starts(
+        error,
+        "Tool not found: fetch_web_page. Use chat_secretary_tool_find to search for tools.",
     );
-    assert!(error.contains("fetch_webpage"), "{error}");
+    assert_has(error, "fetch_webpage");
 }
 
 #[test]
@@ -161,11 +168,7 @@ fn renamed_tools_name_the_new_name_everywhere() {
     let catalog = catalog();
     let expected = "Tool not found: copilot_chat_secretary_get_request. It was renamed to chat_secretary_get_request.";
     assert_eq!(
-        call(
-            &catalog,
-            "tool_describe",
-            json!({"name": "copilot_chat_secretary_get_request"})
-        )["error"],
+        describe(&catalog, "copilot_chat_secretary_get_request")["error"],
         expected
     );
     assert_eq!(
@@ -177,26 +180,18 @@ fn renamed_tools_name_the_new_name_everywhere() {
         expected
     );
     assert_eq!(
-        call(&catalog, "tool_describe", json!({"name": "go_ent_get_first_request"}))["error"],
+        describe(&catalog, "go_ent_get_first_request")["error"],
         "Tool not found: go_ent_get_first_request. It was renamed to chat_secretary_get_first_request."
     );
-    let load = call(
-        &catalog,
-        "tool_load",
-        json!({"names": ["go_ent_list_dialogs"]}),
-    );
-    assert!(str_at(&load, "error")
+    let old_name = load(&catalog, &["go_ent_list_dialogs"]);
+    assert!(str_at(&old_name, "error")
         .contains("go_ent_list_dialogs (renamed to chat_secretary_list_dialogs)"));
 }
 
 #[test]
 fn tool_load_is_all_or_nothing_and_idempotent() {
     let catalog = catalog();
-    let refused = call(
-        &catalog,
-        "tool_load",
-        json!({"names": ["fetch_webpage", "nope", "nada"]}),
-    );
+    let refused = load(&catalog, &["fetch_webpage", "nope", "nada"]);
     assert_eq!(refused["success"], false);
     assert_eq!(
         refused["error"],
@@ -208,20 +203,15 @@ fn tool_load_is_all_or_nothing_and_idempotent() {
     );
 
     let before = catalog.active_tools().len();
-    let loaded = call(
+    let loaded = load(
         &catalog,
-        "tool_load",
-        json!({"names": ["fetch_webpage", "qr_code_create", "fetch_webpage"]}),
+        &["fetch_webpage", "qr_code_create", "fetch_webpage"],
     );
     assert_eq!(loaded["loaded"], json!(["fetch_webpage", "qr_code_create"]));
     assert_eq!(loaded["alreadyActive"], json!([]));
     assert_eq!(loaded["activeCount"], before + 2);
 
-    let again = call(
-        &catalog,
-        "tool_load",
-        json!({"names": ["fetch_webpage", "chat_secretary_get_request"]}),
-    );
+    let again = load(&catalog, &["fetch_webpage", "chat_secretary_get_request"]);
     assert_eq!(again["success"], true);
     assert_eq!(again["loaded"], json!([]));
     assert_eq!(
@@ -230,7 +220,7 @@ fn tool_load_is_all_or_nothing_and_idempotent() {
     );
     assert_eq!(again["activeCount"], before + 2);
     assert_eq!(
-        call(&catalog, "tool_load", json!({"names": []}))["error"],
+        load(&catalog, &[])["error"],
         "Names must list at least one tool"
     );
 }
@@ -245,7 +235,7 @@ fn tool_active_reflects_loading() {
     let before = call(&catalog, "tool_active", json!({}));
     let count = before["count"].as_u64().unwrap();
     assert!(!names(&before, "tools").contains(&"fetch_webpage".to_string()));
-    call(&catalog, "tool_load", json!({"names": ["fetch_webpage"]}));
+    load(&catalog, &["fetch_webpage"]);
     let after = call(&catalog, "tool_active", json!({}));
     assert_eq!(after["count"].as_u64().unwrap(), count + 1);
     assert!(names(&after, "tools").contains(&"fetch_webpage".to_string()));
@@ -271,17 +261,15 @@ fn external_tools_start_inactive_and_own_tools_active() {
 #[test]
 fn tool_call_validates_before_the_host_calls() {
     let catalog = catalog();
-    let not_loaded = call(
+    let not_loaded = tool_call(
         &catalog,
-        "tool_call",
         json!({"name": "fetch_webpage", "input": {"url": "x"}}),
     );
     assert_eq!(not_loaded["error"], "Tool fetch_webpage is not loaded.");
     assert!(str_at(&not_loaded, "instruction").contains("chat_secretary_tool_load"));
-    call(&catalog, "tool_load", json!({"names": ["fetch_webpage"]}));
-    let ok = call(
+    load(&catalog, &["fetch_webpage"]);
+    let ok = tool_call(
         &catalog,
-        "tool_call",
         json!({"name": "fetch_webpage", "input": {"url": "x"}}),
     );
     assert_eq!(
@@ -289,25 +277,19 @@ fn tool_call_validates_before_the_host_calls() {
         json!({"success": true, "call": {"name": "fetch_webpage", "input": {"url": "x"}}})
     );
     assert_eq!(
-        call(
-            &catalog,
-            "tool_call",
-            json!({"name": "chat_secretary_get_request"})
-        )["error_type"],
+        tool_call(&catalog, json!({"name": "chat_secretary_get_request"}))["error_type"],
         "own_tool"
     );
     assert_eq!(
-        call(&catalog, "tool_call", json!({"name": "zzz"}))["error_type"],
+        tool_call(&catalog, json!({"name": "zzz"}))["error_type"],
         "not_found"
     );
-    assert!(call(
-        &catalog,
-        "tool_call",
-        json!({"name": "fetch_webpage", "input": [1]})
-    )["error"]
-        .as_str()
-        .unwrap()
-        .contains("`input`"));
+    assert!(
+        tool_call(&catalog, json!({"name": "fetch_webpage", "input": [1]}))["error"]
+            .as_str()
+            .unwrap()
+            .contains("`input`")
+    );
     // An external tool called by name through the catalog is pointed to tool_call.
     assert_eq!(
         call(&catalog, "fetch_webpage", json!({}))["error_type"],
@@ -328,22 +310,14 @@ fn hosts_without_a_catalog_get_a_clear_error() {
 fn a_host_can_leave_out_own_tools() {
     // MCP offers no tool_call: its client calls its own tools.
     let catalog = Catalog::excluding("secretary_", vec![], &[], &["tool_call".to_string()]);
-    let found = call(
-        &catalog,
-        "tool_find",
-        json!({"query": "call a loaded tool that is not in your list"}),
-    );
+    let found = find(&catalog, "call a loaded tool that is not in your list");
     assert!(!names(&found, "tools").contains(&"secretary_tool_call".to_string()));
     assert_eq!(
-        call(
-            &catalog,
-            "tool_describe",
-            json!({"name": "secretary_tool_call"})
-        )["error_type"],
+        describe(&catalog, "secretary_tool_call")["error_type"],
         "not_found"
     );
     assert_eq!(
-        call(&catalog, "tool_call", json!({"name": "x"})),
+        tool_call(&catalog, json!({"name": "x"})),
         json!({
             "success": false, "error": "Tool not found: tool_call", "error_type": "not_found"
         })
@@ -372,27 +346,15 @@ fn tool_find_matches_paraphrases_unless_semantic_search_is_off() {
     ];
     let mut catalog = Catalog::new("p_", tools, &[]);
     assert!(catalog.is_semantic(), "semantic search is on by default");
-    let found = call(
-        &catalog,
-        "tool_find",
-        json!({"query": "will it rain tomorrow in Oslo", "limit": 1}),
-    );
+    let found = find_one(&catalog, "will it rain tomorrow in Oslo");
     assert_eq!(found["tools"][0]["name"], "weather_forecast");
     assert_eq!(found["tools"][0]["signals"], json!(["semantic"]));
     catalog.set_semantic(false);
-    let lexical = call(
-        &catalog,
-        "tool_find",
-        json!({"query": "will it rain tomorrow in Oslo", "limit": 1}),
-    );
+    let lexical = find_one(&catalog, "will it rain tomorrow in Oslo");
     assert_ne!(lexical["tools"][0]["name"], "weather_forecast", "{lexical}");
     // A lexical match names both signals when semantic search is on.
     catalog.set_semantic(true);
-    let both = call(
-        &catalog,
-        "tool_find",
-        json!({"query": "merge pdf files", "limit": 1}),
-    );
+    let both = find_one(&catalog, "merge pdf files");
     assert_eq!(both["tools"][0]["name"], "pdf_tools");
     assert_eq!(both["tools"][0]["signals"], json!(["lexical", "semantic"]));
 }

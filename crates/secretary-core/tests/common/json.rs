@@ -72,3 +72,22 @@ pub fn pairs(list: &Value, text: &str, number: &str) -> Vec<(String, u64)> {
 pub fn assert_has(text: &str, part: &str) {
     assert!(text.contains(part), "{text}");
 }
+
+/// Asserts that `text` starts with `prefix`, showing the whole text when it does not.
+#[track_caller]
+pub fn assert_starts(text: &str, prefix: &str) {
+    assert!(text.starts_with(prefix), "{text}");
+}
+
+/// Asserts that the string `value[key]` holds `part`, showing the whole value when it does not.
+#[track_caller]
+pub fn assert_field_has(value: &Value, key: &str, part: &str) {
+    assert!(str_at(value, key).contains(part), "{value}");
+}
+
+/// Asserts that the string `value[key]` starts with `prefix`, showing the whole value when it
+/// does not.
+#[track_caller]
+pub fn assert_field_starts(value: &Value, key: &str, prefix: &str) {
+    assert!(str_at(value, key).starts_with(prefix), "{value}");
+}
