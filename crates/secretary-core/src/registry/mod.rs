@@ -75,7 +75,7 @@ pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolRe
 
 /// Runs a found tool with the checks every host shares: example tools exist only where the host
 /// includes them (else "Tool not found", as if they were not there), and a destructive tool's
-/// consent literal is checked before it runs.
+/// consent literal is checked before it runs ([`ToolDef::call`]).
 pub fn run_tool(
     tool: &ToolDef,
     name: &str,
@@ -84,11 +84,6 @@ pub fn run_tool(
 ) -> ToolResult {
     if tool.spec.example && !ctx.include_examples {
         return ToolResult::failure(format!("Tool not found: {name}"), ErrorKind::NotFound);
-    }
-    if let Some(consent) = tool.spec.consent {
-        if let Err(refused) = consent.check(args) {
-            return refused;
-        }
     }
     tool.call(args, ctx)
 }
