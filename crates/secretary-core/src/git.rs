@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use crate::error_kind::ErrorKind;
 use crate::host::{check_rel_path, Area, Host};
+use crate::text::percent_decode;
 
 /// One changed file in one group.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -258,28 +259,6 @@ fn is_absolute(path: &str) -> bool {
         || (bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic())
 }
 
-/// `%XX` escapes of a `file://` URI decoded (invalid escapes stay as they are).
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && bytes[i + 1].is_ascii_hexdigit()
-            && bytes[i + 2].is_ascii_hexdigit()
-        {
-            let hex = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
-            out.push(hex(bytes[i + 1]) * 16 + hex(bytes[i + 2]));
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// Where `repositoryPath` points, relative to the workspace folder (`""`: the folder itself).
 /// Relative paths must stay inside (no `..`); absolute paths and `file://` URIs must lie under the
 /// workspace folder the host reports; without one, only relative paths are accepted.
@@ -382,16 +361,4 @@ pub fn changed_files(
         }
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn percent_escapes_are_decoded() {
-        assert_eq!(percent_decode("/a%20b/%C3%BC"), "/a b/ü");
-        assert_eq!(percent_decode("/a%2"), "/a%2");
-        assert_eq!(percent_decode("/a%zz"), "/a%zz");
-    }
 }

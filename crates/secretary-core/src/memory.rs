@@ -219,6 +219,16 @@ fn io(err: HostError, what: &str) -> MemoryError {
     }
 }
 
+/// A host call on one note's file (`op` gets its path); a failure says what was done (`verb`) to
+/// which note.
+fn note_io<T>(
+    file: &str,
+    verb: &str,
+    op: impl FnOnce(&str) -> Result<T, HostError>,
+) -> Result<T, MemoryError> {
+    op(&path_of(file)).map_err(|err| io(err, &format!("{verb} {file:?}")))
+}
+
 /// Every note's file name, sorted. Files that are not valid note names (the host's temporary
 /// files, anything put there by hand) are left out.
 pub fn names(host: &dyn Host) -> Result<Vec<String>, MemoryError> {
@@ -263,18 +273,16 @@ fn save_locked(host: &dyn Host, file: &str, content: &str) -> Result<Value, Memo
             return Err(MemoryError::TooMany);
         }
     }
-    host.write_atomic(AREA, &path_of(&file), content.as_bytes())
-        .map_err(|err| io(err, &format!("save {file:?}")))?;
+    note_io(&file, "save", |path| {
+        host.write_atomic(AREA, path, content.as_bytes())
+    })?;
     Ok(json!({ "path": file, "bytes": content.len(), "created": !replaced }))
 }
 
 /// Reads a note.
 pub fn read(host: &dyn Host, name: &str) -> Result<Value, MemoryError> {
     let file = file_name(name)?;
-    let bytes = host
-        .read(AREA, &path_of(&file))
-        .map_err(|err| io(err, &format!("read {file:?}")))?;
-    match bytes {
+    match note_io(&file, "read", |path| host.read(AREA, path))? {
         Some(bytes) => Ok(json!({
             "path": file,
             "content": String::from_utf8_lossy(&bytes),
@@ -287,10 +295,7 @@ pub fn read(host: &dyn Host, name: &str) -> Result<Value, MemoryError> {
 /// Deletes a note. The caller has checked the user's consent.
 pub fn delete(host: &dyn Host, name: &str) -> Result<Value, MemoryError> {
     let file = file_name(name)?;
-    let removed = host
-        .remove(AREA, &path_of(&file))
-        .map_err(|err| io(err, &format!("delete {file:?}")))?;
-    if removed {
+    if note_io(&file, "delete", |path| host.remove(AREA, path))? {
         Ok(json!({ "path": file, "deleted": true }))
     } else {
         Err(not_found(host, &file))

@@ -145,24 +145,18 @@ pub fn read_hook_input(bytes: &[u8]) -> Result<HookInput, RecallError> {
             .and_then(Value::as_str)
     };
     let mut input = HookInput::default();
-    if let Some(id) = field(&["session_id", "sessionId"]) {
-        if is_plain_id(id) {
-            input.session_id = Some(id.to_string());
-        } else {
-            input
-                .refused
-                .push(format!("session id {:?}", preview(id, 40)));
-        }
-    }
-    if let Some(path) = field(&["transcript_path", "transcriptPath"]) {
-        if is_plain_log_path(path) {
-            input.transcript_path = Some(path.to_string());
-        } else {
-            input
-                .refused
-                .push(format!("transcript path {:?}", preview(path, 80)));
-        }
-    }
+    input.session_id = checked(
+        field(&["session_id", "sessionId"]),
+        is_plain_id,
+        ("session id", 40),
+        &mut input.refused,
+    );
+    input.transcript_path = checked(
+        field(&["transcript_path", "transcriptPath"]),
+        is_plain_log_path,
+        ("transcript path", 80),
+        &mut input.refused,
+    );
     input.prompt = field(&["prompt"]).map(str::to_string);
     if let Some(source) = field(&["source", "trigger"]) {
         if source.len() <= 40
@@ -174,6 +168,23 @@ pub fn read_hook_input(bytes: &[u8]) -> Result<HookInput, RecallError> {
         }
     }
     Ok(input)
+}
+
+/// A hook field's `value` when it passes `check`. Otherwise `None`, and `refused` names the field
+/// as `(what, shown)` say: its name, then its start quoted (`shown` characters: a hostile value
+/// may be huge).
+fn checked(
+    value: Option<&str>,
+    check: fn(&str) -> bool,
+    (what, shown): (&str, usize),
+    refused: &mut Vec<String>,
+) -> Option<String> {
+    let value = value?;
+    if check(value) {
+        return Some(value.to_string());
+    }
+    refused.push(format!("{what} {:?}", preview(value, shown)));
+    None
 }
 
 /// A session id that is safe in a file name: 1 to 128 ASCII letters, digits, `-`, `_`, `.`, not

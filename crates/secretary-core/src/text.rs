@@ -33,6 +33,42 @@ pub fn truncate_chars(text: &str, max_chars: usize) -> String {
     out
 }
 
+/// Percent-encodes a URL query value: everything but RFC 3986's unreserved characters
+/// (Context7's URLs).
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// `%XX` escapes decoded (a `file://` URI's path); invalid escapes stay as they are.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && bytes[i + 1].is_ascii_hexdigit()
+            && bytes[i + 2].is_ascii_hexdigit()
+        {
+            let hex = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+            out.push(hex(bytes[i + 1]) * 16 + hex(bytes[i + 2]));
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +86,23 @@ mod tests {
         assert!(cut.ends_with("..."));
         let emoji = "😀".repeat(90);
         assert_eq!(truncate_chars(&emoji, 80).chars().count(), 80);
+    }
+
+    #[test]
+    fn values_are_percent_encoded() {
+        assert_eq!(
+            percent_encode("/microsoft/playwright"),
+            "%2Fmicrosoft%2Fplaywright"
+        );
+        assert_eq!(percent_encode("a b&c=d é"), "a%20b%26c%3Dd%20%C3%A9");
+        assert_eq!(percent_encode("next.js_v~1-2"), "next.js_v~1-2");
+    }
+
+    #[test]
+    fn percent_escapes_are_decoded() {
+        assert_eq!(percent_decode("/a%20b/%C3%BC"), "/a b/ü");
+        assert_eq!(percent_decode("/a%2"), "/a%2");
+        assert_eq!(percent_decode("/a%zz"), "/a%zz");
     }
 }
 

@@ -132,26 +132,33 @@ mod tests {
     use super::*;
     use crate::Secretary;
 
-    /// Every entry reads into the shape and writes back to the very same JSON.
-    fn round_trips<T: Serialize + for<'de> Deserialize<'de>>(json: &str) -> usize {
+    /// Every entry reads into the shape and writes back to the very same JSON; the entries, typed.
+    fn round_trips<T: Serialize + for<'de> Deserialize<'de>>(json: &str) -> Vec<T> {
         let value: Value = serde_json::from_str(json).expect("the listing is JSON");
         let entries = value.as_array().expect("the listing is an array");
-        for entry in entries {
-            let typed: T = serde_json::from_value(entry.clone())
-                .unwrap_or_else(|e| panic!("{e}: the shape does not match {entry}"));
-            assert_eq!(&serde_json::to_value(&typed).unwrap(), entry);
-        }
-        entries.len()
+        entries
+            .iter()
+            .map(|entry| {
+                let typed: T = serde_json::from_value(entry.clone())
+                    .unwrap_or_else(|e| panic!("{e}: the shape does not match {entry}"));
+                assert_eq!(&serde_json::to_value(&typed).unwrap(), entry);
+                typed
+            })
+            .collect()
+    }
+
+    /// A core that lists the example tools too, so every kind of entry occurs.
+    fn with_examples() -> Secretary {
+        let mut core = Secretary::new();
+        core.set_include_examples(true);
+        core
     }
 
     #[test]
     fn every_tool_listing_entry_has_exactly_the_fields_of_tool_listing() {
-        let mut core = Secretary::new();
-        core.set_include_examples(true);
-        let count = round_trips::<ToolListing>(&core.tools());
-        assert!(count > 20, "{count} tools");
+        let tools: Vec<ToolListing> = round_trips(&with_examples().tools());
+        assert!(tools.len() > 20, "{} tools", tools.len());
         // Each optional part occurs, so its shape is checked too.
-        let tools: Vec<ToolListing> = serde_json::from_str(&core.tools()).unwrap();
         assert!(tools.iter().any(|t| t.loaded_context_key.is_some()));
         assert!(tools
             .iter()
@@ -178,11 +185,8 @@ mod tests {
 
     #[test]
     fn every_copilot_ls_entry_has_exactly_the_fields_of_client_tool_entry() {
-        let mut core = Secretary::new();
-        core.set_include_examples(true);
-        let count = round_trips::<ClientToolEntry>(&core.copilot_ls_tools());
-        assert!(count > 20, "{count} tools");
-        let entries: Vec<ClientToolEntry> = serde_json::from_str(&core.copilot_ls_tools()).unwrap();
+        let entries: Vec<ClientToolEntry> = round_trips(&with_examples().copilot_ls_tools());
+        assert!(entries.len() > 20, "{} tools", entries.len());
         for entry in &entries {
             let schema = &entry.tool.input_schema;
             assert_eq!(schema["type"], "object", "{}", entry.plain);
@@ -199,7 +203,7 @@ mod tests {
 
     #[test]
     fn every_prompt_listing_entry_has_exactly_the_fields_of_prompt_listing() {
-        let count = round_trips::<PromptListing>(&Secretary::new().prompts());
-        assert!(count >= 4, "{count} prompts");
+        let prompts: Vec<PromptListing> = round_trips(&Secretary::new().prompts());
+        assert!(prompts.len() >= 4, "{} prompts", prompts.len());
     }
 }

@@ -14,6 +14,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::host::{Host, HttpRequest};
+use crate::text::percent_encode;
 
 pub const SETTING_ENABLED: &str = "copilotChatSecretary.libraryDocs.context7.enabled";
 pub const SETTING_BASE_URL: &str = "copilotChatSecretary.libraryDocs.context7.baseUrl";
@@ -103,8 +104,8 @@ impl Settings {
         format!(
             "{}/api/v2/libs/search?libraryName={}&query={}",
             self.base_url,
-            encode(library_name),
-            encode(query)
+            percent_encode(library_name),
+            percent_encode(query)
         )
     }
 
@@ -113,23 +114,10 @@ impl Settings {
         format!(
             "{}/api/v2/context?libraryId={}&query={}&type=txt&tokens={tokens}",
             self.base_url,
-            encode(library_id),
-            encode(query)
+            percent_encode(library_id),
+            percent_encode(query)
         )
     }
-}
-
-/// Percent-encodes a query-string value (everything but RFC 3986's unreserved characters).
-pub fn encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
 }
 
 /// The libraries of a search answer, as this tool returns them (at most [`MAX_RESULTS`]):
@@ -256,13 +244,6 @@ pub fn error_message(status: u16, body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_are_percent_encoded() {
-        assert_eq!(encode("/microsoft/playwright"), "%2Fmicrosoft%2Fplaywright");
-        assert_eq!(encode("a b&c=d é"), "a%20b%26c%3Dd%20%C3%A9");
-        assert_eq!(encode("next.js_v~1-2"), "next.js_v~1-2");
-    }
 
     #[test]
     fn json_context_answers_become_markdown() {

@@ -28,6 +28,18 @@ pub struct PromptArg {
     pub rest: bool,
 }
 
+impl PromptArg {
+    /// The `query` of a search prompt: every word left after the command.
+    const fn query(description: &'static str, required: bool) -> PromptArg {
+        PromptArg {
+            name: "query",
+            description,
+            required,
+            rest: true,
+        }
+    }
+}
+
 /// A concrete example: the words typed after the command, and what they show.
 #[derive(Debug, Clone, Copy)]
 pub struct PromptExample {
@@ -47,7 +59,7 @@ pub struct PromptSpec {
     pub args: &'static [PromptArg],
     pub usage: &'static str,
     pub examples: &'static [PromptExample],
-    pub render: fn(&Map<String, Value>, &ToolContext) -> PromptOutput,
+    pub render: fn(&Map<String, Value>, &ToolContext) -> Rendered,
 }
 
 impl std::fmt::Debug for PromptSpec {
@@ -57,6 +69,10 @@ impl std::fmt::Debug for PromptSpec {
             .finish()
     }
 }
+
+/// What a renderer answers: `Err` is a failure passed up with `?` from a tool it called (as a
+/// tool's `ToolOutcome` does); both sides are what the host shows.
+pub type Rendered = Result<PromptOutput, PromptOutput>;
 
 /// A next command the participant offers after an answer.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -87,6 +103,15 @@ pub struct PromptOutput {
 }
 
 impl PromptOutput {
+    /// An answer that recalls no text: markdown and the next commands.
+    pub fn new(markdown: String, followups: Vec<Followup>) -> Self {
+        PromptOutput {
+            markdown,
+            followups,
+            ..Default::default()
+        }
+    }
+
     /// A failure: the tool's error text, as a sentence.
     pub fn failure(error: impl Into<String>) -> Self {
         let error = error.into();
@@ -165,12 +190,7 @@ pub static ALL: &[PromptSpec] = &[
         name: "recent_dialogs",
         command: "dialogs",
         summary: "List the recent dialogs of this workspace.",
-        args: &[PromptArg {
-            name: "query",
-            description: "Only dialogs whose title or requests contain all these words.",
-            required: false,
-            rest: true,
-        }],
+        args: &[PromptArg::query("Only dialogs whose title or requests contain all these words.", false)],
         usage: "Lists the 10 most recent dialogs of this workspace, newest first: title, request count, \
                 last activity, status and session id.",
         examples: &[
@@ -183,12 +203,7 @@ pub static ALL: &[PromptSpec] = &[
         name: "search_requests",
         command: "search",
         summary: "Search your past requests.",
-        args: &[PromptArg {
-            name: "query",
-            description: "The words to look for in past requests.",
-            required: true,
-            rest: true,
-        }],
+        args: &[PromptArg::query("The words to look for in past requests.", true)],
         usage: "Ranks the requests of this workspace's dialogs by relevance (TF-IDF) and shows the 10 \
                 best with a snippet; open one in full with /request.",
         examples: &[
@@ -201,12 +216,7 @@ pub static ALL: &[PromptSpec] = &[
         name: "find_tool",
         command: "tools",
         summary: "Find tools by what they do.",
-        args: &[PromptArg {
-            name: "query",
-            description: "What the tool should do, in a few words.",
-            required: true,
-            rest: true,
-        }],
+        args: &[PromptArg::query("What the tool should do, in a few words.", true)],
         usage: "Searches every tool the agent could use (the Secretary's, VS Code's, other extensions', \
                 MCP servers') and says which are active.",
         examples: &[
@@ -263,7 +273,7 @@ pub fn render(spec: &PromptSpec, args: &Map<String, Value>, ctx: &ToolContext) -
             }
         ));
     }
-    (spec.render)(args, ctx)
+    (spec.render)(args, ctx).unwrap_or_else(|failure| failure)
 }
 
 /// The arguments a host sent for `spec`, as JSON text: named arguments (an object, as MCP sends

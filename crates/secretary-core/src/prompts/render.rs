@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use serde_json::{json, Map, Value};
 
-use super::{Followup, PromptOutput};
+use super::{Followup, PromptOutput, Rendered};
 use crate::toolkit::{ToolContext, ToolDef};
 use crate::tools;
 
@@ -13,20 +13,56 @@ const DIALOGS_SHOWN: u32 = 10;
 /// How many results `/search` and `/tools` show.
 const RESULTS_SHOWN: u32 = 10;
 
-/// Runs a tool's logic (not the agents' `invoke` path) and gives its fields, or its error text.
-fn call(tool: &ToolDef, args: Value, ctx: &ToolContext) -> Result<Map<String, Value>, String> {
+/// Runs a tool's logic (not the agents' `invoke` path) and gives its fields, or the prompt's
+/// failure with the tool's error text.
+fn call(
+    tool: &ToolDef,
+    args: Value,
+    ctx: &ToolContext,
+) -> Result<Map<String, Value>, PromptOutput> {
     match tool.call(&args, ctx).to_value() {
         Value::Object(mut map) if map.get("success") == Some(&Value::Bool(true)) => {
             map.remove("success");
             Ok(map)
         }
-        Value::Object(map) => Err(map
-            .get("error")
-            .and_then(Value::as_str)
-            .unwrap_or("The tool failed")
-            .to_string()),
-        _ => Err("The tool failed".into()),
+        Value::Object(map) => Err(PromptOutput::failure(
+            map.get("error")
+                .and_then(Value::as_str)
+                .unwrap_or("The tool failed"),
+        )),
+        _ => Err(PromptOutput::failure("The tool failed")),
     }
+}
+
+/// The list under `key` of a tool's fields (empty when it has none).
+fn listed(facts: &Map<String, Value>, key: &str) -> Vec<Value> {
+    facts
+        .get(key)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// What a ranked search (`/search`, `/tools`) found for the `query` words.
+struct Ranked {
+    query: String,
+    /// The tool's fields.
+    facts: Map<String, Value>,
+    /// The first [`RESULTS_SHOWN`] of the tool's list, best first.
+    list: Vec<Value>,
+}
+
+/// Runs a ranked search for the `query` argument; `key` names the tool's list.
+fn ranked(
+    tool: &ToolDef,
+    key: &str,
+    args: &Map<String, Value>,
+    ctx: &ToolContext,
+) -> Result<Ranked, PromptOutput> {
+    let query = arg_text(args, "query").unwrap_or_default();
+    let facts = call(tool, json!({"query": query, "limit": RESULTS_SHOWN}), ctx)?;
+    let list = listed(&facts, key);
+    Ok(Ranked { query, facts, list })
 }
 
 fn text<'a>(map: &'a Map<String, Value>, key: &str) -> &'a str {
@@ -73,6 +109,17 @@ fn quote(text: &str) -> String {
         .join("\n")
 }
 
+/// A recalled request for people: `title`, the dialog and the time it is from (`detail` after the
+/// time), then the user's words quoted.
+fn recalled(title: &str, facts: &Map<String, Value>, detail: &str, request: &str) -> String {
+    format!(
+        "{title} of dialog `{}` ({}{detail}):\n\n{}\n",
+        text(facts, "sessionId"),
+        when(facts.get("time")),
+        quote(request)
+    )
+}
+
 fn when(value: Option<&Value>) -> String {
     value
         .and_then(Value::as_str)
@@ -91,34 +138,25 @@ fn request_words(index: u64, args: &Map<String, Value>) -> String {
 /// `maxChars` for a request a person reads: all of it.
 const WHOLE: u64 = u64::MAX;
 
-pub(super) fn first(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutput {
-    let facts = match call(
+pub(super) fn first(args: &Map<String, Value>, ctx: &ToolContext) -> Rendered {
+    let facts = call(
         &tools::get_first_request::TOOL,
         with_session(json!({}), args),
         ctx,
-    ) {
-        Ok(facts) => facts,
-        Err(error) => return PromptOutput::failure(error),
-    };
+    )?;
     // The tool previews the text; the full text is request 1.
-    let full = match call(
+    let full = call(
         &tools::get_request::TOOL,
         with_session(json!({"index": 1, "maxChars": WHOLE}), args),
         ctx,
-    ) {
-        Ok(full) => full,
-        Err(error) => return PromptOutput::failure(error),
-    };
+    )?;
     let count = number(&facts, "requestsCount");
     let request = text(&full, "request").to_string();
-    let mut markdown = format!(
-        "**First request** of dialog `{}` ({}, {count} request{} in all):\n\n",
-        text(&facts, "sessionId"),
-        when(facts.get("time")),
-        if count == 1 { "" } else { "s" },
+    let in_all = format!(
+        ", {count} request{} in all",
+        if count == 1 { "" } else { "s" }
     );
-    markdown.push_str(&quote(&request));
-    markdown.push('\n');
+    let markdown = recalled("**First request**", &facts, &in_all, &request);
     let mut followups = Vec::new();
     if count >= 2 {
         followups.push(Followup::new(
@@ -128,15 +166,13 @@ pub(super) fn first(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutpu
         ));
     }
     followups.push(Followup::new("dialogs", "", "List the recent dialogs"));
-    PromptOutput {
-        markdown,
-        followups,
+    Ok(PromptOutput {
         text: Some(request),
-        error: None,
-    }
+        ..PromptOutput::new(markdown, followups)
+    })
 }
 
-pub(super) fn request(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutput {
+pub(super) fn request(args: &Map<String, Value>, ctx: &ToolContext) -> Rendered {
     // A person asked: the whole text, not an agent-sized part of it.
     let mut tool_args = json!({"maxChars": WHOLE});
     if let Some(index) = arg(args, "index") {
@@ -150,24 +186,20 @@ pub(super) fn request(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOut
             other => other.clone(),
         };
     }
-    let facts = match call(
+    let facts = call(
         &tools::get_request::TOOL,
         with_session(tool_args, args),
         ctx,
-    ) {
-        Ok(facts) => facts,
-        Err(error) => return PromptOutput::failure(error),
-    };
+    )?;
     let index = number(&facts, "index");
     let total = number(&facts, "totalRequests");
     let request = text(&facts, "request").to_string();
-    let mut markdown = format!(
-        "**Request {index} of {total}** of dialog `{}` ({}):\n\n",
-        text(&facts, "sessionId"),
-        when(facts.get("time")),
+    let markdown = recalled(
+        &format!("**Request {index} of {total}**"),
+        &facts,
+        "",
+        &request,
     );
-    markdown.push_str(&quote(&request));
-    markdown.push('\n');
     let mut followups = Vec::new();
     if index < total {
         followups.push(Followup::new(
@@ -183,39 +215,27 @@ pub(super) fn request(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOut
             format!("Show request {}", index - 1),
         ));
     }
-    PromptOutput {
-        markdown,
-        followups,
+    Ok(PromptOutput {
         text: Some(request),
-        error: None,
-    }
+        ..PromptOutput::new(markdown, followups)
+    })
 }
 
-pub(super) fn dialogs(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutput {
+pub(super) fn dialogs(args: &Map<String, Value>, ctx: &ToolContext) -> Rendered {
     let mut tool_args = json!({"limit": DIALOGS_SHOWN});
     let query = arg_text(args, "query");
     if let Some(query) = &query {
         tool_args["query"] = Value::String(query.clone());
     }
-    let facts = match call(&tools::list_dialogs::TOOL, tool_args, ctx) {
-        Ok(facts) => facts,
-        Err(error) => return PromptOutput::failure(error),
-    };
-    let dialogs = facts
-        .get("dialogs")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let facts = call(&tools::list_dialogs::TOOL, tool_args, ctx)?;
+    let dialogs = listed(&facts, "dialogs");
     let total = number(&facts, "total");
     if dialogs.is_empty() {
         let markdown = match &query {
             Some(query) => format!("No dialogs of this workspace mention \"{query}\".\n"),
             None => "No dialogs found in this workspace.\n".to_string(),
         };
-        return PromptOutput {
-            markdown,
-            ..Default::default()
-        };
+        return Ok(PromptOutput::new(markdown, Vec::new()));
     }
     let mut markdown = match &query {
         Some(query) => format!(
@@ -263,34 +283,20 @@ pub(super) fn dialogs(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOut
             format!("Show the first request of \"{}\"", text(top, "title")),
         ));
     }
-    PromptOutput {
-        markdown,
-        followups,
-        ..Default::default()
-    }
+    Ok(PromptOutput::new(markdown, followups))
 }
 
-pub(super) fn search(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutput {
-    let query = arg_text(args, "query").unwrap_or_default();
-    let facts = match call(
-        &tools::search_requests::TOOL,
-        json!({"query": query, "limit": RESULTS_SHOWN}),
-        ctx,
-    ) {
-        Ok(facts) => facts,
-        Err(error) => return PromptOutput::failure(error),
-    };
-    let results = facts
-        .get("results")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+pub(super) fn search(args: &Map<String, Value>, ctx: &ToolContext) -> Rendered {
+    let Ranked {
+        query,
+        list: results,
+        ..
+    } = ranked(&tools::search_requests::TOOL, "results", args, ctx)?;
     if results.is_empty() {
-        return PromptOutput {
-            markdown: format!("No past request matches \"{query}\".\n"),
-            followups: vec![Followup::new("dialogs", "", "List the recent dialogs")],
-            ..Default::default()
-        };
+        return Ok(PromptOutput::new(
+            format!("No past request matches \"{query}\".\n"),
+            vec![Followup::new("dialogs", "", "List the recent dialogs")],
+        ));
     }
     let mut markdown = format!(
         "**{} request{} \"{query}\"**, best first:\n\n",
@@ -327,40 +333,27 @@ pub(super) fn search(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutp
             )
         })
         .collect();
-    PromptOutput {
-        markdown,
-        followups,
-        ..Default::default()
-    }
+    Ok(PromptOutput::new(markdown, followups))
 }
 
-pub(super) fn tools(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutput {
-    let query = arg_text(args, "query").unwrap_or_default();
-    let facts = match call(
-        &tools::tool_find::TOOL,
-        json!({"query": query, "limit": RESULTS_SHOWN}),
-        ctx,
-    ) {
-        Ok(facts) => facts,
-        Err(error) => return PromptOutput::failure(error),
-    };
-    let found = facts
-        .get("tools")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+pub(super) fn tools(args: &Map<String, Value>, ctx: &ToolContext) -> Rendered {
+    let Ranked {
+        query,
+        facts,
+        list: found,
+    } = ranked(&tools::tool_find::TOOL, "tools", args, ctx)?;
     if found.is_empty() {
         let message = facts
             .get("message")
             .and_then(Value::as_str)
             .map(str::to_string);
-        return PromptOutput {
-            markdown: format!(
+        return Ok(PromptOutput::new(
+            format!(
                 "{}\n",
                 message.unwrap_or_else(|| format!("No tool matches \"{query}\"."))
             ),
-            ..Default::default()
-        };
+            Vec::new(),
+        ));
     }
     let mut markdown = format!("**Tools for \"{query}\"**, best first:\n\n");
     for tool in found.iter().filter_map(Value::as_object) {
@@ -380,8 +373,5 @@ pub(super) fn tools(args: &Map<String, Value>, ctx: &ToolContext) -> PromptOutpu
             text(tool, "description").replace('\n', " "),
         );
     }
-    PromptOutput {
-        markdown,
-        ..Default::default()
-    }
+    Ok(PromptOutput::new(markdown, Vec::new()))
 }

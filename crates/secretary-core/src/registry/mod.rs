@@ -31,10 +31,7 @@ pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolRe
         use crate::toolkit::catalog::Resolved;
         match catalog.resolve(name) {
             Resolved::Renamed { old, new_name } => {
-                return ToolResult::failure(
-                    format!("Tool not found: {old}. It was renamed to {new_name}."),
-                    ErrorKind::Renamed,
-                )
+                return ToolResult::renamed_tool(&old, &new_name)
             }
             Resolved::Found(_, tool) => match tool.own.and_then(|plain| match lookup(plain) {
                 Lookup::Found(def) => Some(def),
@@ -69,10 +66,7 @@ pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolRe
             ToolResult::failure(format!("Tool not found: {name}"), ErrorKind::NotFound)
         }
         Lookup::Found(tool) => run_tool(tool, name, args, ctx),
-        Lookup::Renamed { new_name, .. } => ToolResult::failure(
-            format!("Tool not found: {name}. It was renamed to {new_name}."),
-            ErrorKind::Renamed,
-        ),
+        Lookup::Renamed { new_name, .. } => ToolResult::renamed_tool(name, &new_name),
         Lookup::Unknown => {
             ToolResult::failure(format!("Tool not found: {name}"), ErrorKind::NotFound)
         }
@@ -81,7 +75,7 @@ pub fn invoke(name: &str, args: &serde_json::Value, ctx: &ToolContext) -> ToolRe
 
 /// Runs a found tool with the checks every host shares: example tools exist only where the host
 /// includes them (else "Tool not found", as if they were not there), and a destructive tool's
-/// consent literal is checked before it runs.
+/// consent literal is checked before it runs ([`ToolDef::call`]).
 pub fn run_tool(
     tool: &ToolDef,
     name: &str,
@@ -90,11 +84,6 @@ pub fn run_tool(
 ) -> ToolResult {
     if tool.spec.example && !ctx.include_examples {
         return ToolResult::failure(format!("Tool not found: {name}"), ErrorKind::NotFound);
-    }
-    if let Some(consent) = tool.spec.consent {
-        if let Err(refused) = consent.check(args) {
-            return refused;
-        }
     }
     tool.call(args, ctx)
 }

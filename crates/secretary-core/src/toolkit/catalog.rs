@@ -363,6 +363,9 @@ fn document(tool: &CatalogTool) -> Document {
     }
 }
 
+/// How long the one-line descriptions `tool_find` and `tool_active` list may be.
+pub const SHORT_DESCRIPTION_CHARS: usize = 160;
+
 /// The first line of a description, at most `max` characters: what `tool_find` lists.
 pub fn short_description(description: &str, max: usize) -> String {
     let first = description

@@ -2,7 +2,7 @@
 //! `confirm`) that must equal an exact string, such as `"DELETE_MEMORY"`: an agent only sends it
 //! when the user asked for the destruction in so many words, and a mistaken or injected call
 //! without it changes nothing. The spec's [`Consent`] drives three things: the check in
-//! `registry::invoke` (before the tool runs), the description (why it needs the instruction and
+//! [`super::ToolDef::call`] (before the tool runs, whoever calls it), the description (why it needs the instruction and
 //! the literal), and the VS Code confirmation dialog (`confirmationMessages`).
 
 use serde_json::Value;

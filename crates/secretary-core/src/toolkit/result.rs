@@ -88,6 +88,15 @@ impl ToolResult {
         }
     }
 
+    /// The failure for a tool name that was renamed: every path that looks a name up (the
+    /// registry, `tool_describe`, `tool_call`) says it in these words.
+    pub fn renamed_tool(old: &str, new_name: &str) -> Self {
+        Self::failure(
+            format!("Tool not found: {old}. It was renamed to {new_name}."),
+            ErrorKind::Renamed,
+        )
+    }
+
     /// A failure whose JSON is exactly `{"success": false, "error": ...}` (the dialog tools'
     /// contract).
     pub fn error(error: impl Into<String>) -> Self {

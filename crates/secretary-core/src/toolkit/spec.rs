@@ -92,8 +92,15 @@ pub struct ToolDef {
 }
 
 impl ToolDef {
-    /// Runs the tool, an `Err` becoming the failure it carries.
+    /// Runs the tool, an `Err` becoming the failure it carries. A destructive tool's consent
+    /// literal is checked first, here on every path (the registry's and a prompt's or test's
+    /// direct call), so no tool's `run` restates the check.
     pub fn call(&self, args: &Value, ctx: &ToolContext) -> ToolResult {
+        if let Some(consent) = self.spec.consent {
+            if let Err(refused) = consent.check(args) {
+                return refused;
+            }
+        }
         (self.run)(args, ctx).unwrap_or_else(|failure| failure)
     }
 }
@@ -103,5 +110,39 @@ impl std::fmt::Debug for ToolDef {
         f.debug_struct("ToolDef")
             .field("name", &self.spec.name)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::toolkit::{Consent, ErrorKind};
+
+    /// A destructive tool whose run always succeeds: only `call` can refuse it.
+    static WIPE: ToolDef = ToolDef {
+        spec: ToolSpec {
+            name: "wipe",
+            destructive: true,
+            consent: Some(Consent {
+                field: "confirm",
+                value: "WIPE",
+                why: "It cannot be undone.",
+                only_when: None,
+            }),
+            ..ToolSpec::BASE
+        },
+        run: |_, _| Ok(ToolResult::ok(json!({ "wiped": true }))),
+    };
+
+    #[test]
+    fn a_direct_call_checks_the_consent_literal_before_the_run() {
+        let ctx = ToolContext::new(None, None);
+        let refused = WIPE.call(&json!({}), &ctx).to_value();
+        assert_eq!(refused["success"], false);
+        assert_eq!(refused["error_type"], ErrorKind::ConsentRequired.as_str());
+        let ran = WIPE.call(&json!({ "confirm": "WIPE" }), &ctx).to_value();
+        assert_eq!(ran["wiped"], true);
     }
 }

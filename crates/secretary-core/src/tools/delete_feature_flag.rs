@@ -1,12 +1,13 @@
 //! `delete_feature_flag`: remove a global flag.
 
+use super::flag::{self, Action, FlagSpec};
 use crate::flags::Scope;
-use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{Example, ToolDef};
 
-super::flag::flag_args!("Arguments of `delete_feature_flag`.");
-
-pub static TOOL: ToolDef = ToolDef {
-    spec: ToolSpec {
+pub static TOOL: ToolDef = flag::tool(
+    Action::Delete,
+    Scope::Global,
+    FlagSpec {
         name: "delete_feature_flag",
         reference_name: "deleteFeatureFlag",
         display_name: "Delete Feature Flag",
@@ -17,9 +18,5 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"name\": \"spelling\", \"removed\": true, \"previous\": \"en-GB\"}`.",
         examples: &[Example { args: "{\"name\": \"spelling\"}", shows: "forget the global spelling preference" }],
         tags: &["flags", "settings", "global", "feature", "delete", "reset"],
-        invocation_message: "Removing a global flag",
-        schema: schema_for::<Args>,
-        ..super::flag::SPEC
     },
-    run: |args, ctx| super::flag::delete(ctx, Scope::Global, &parse_args::<Args>(args)?.name),
-};
+);

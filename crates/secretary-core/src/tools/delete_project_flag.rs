@@ -1,12 +1,13 @@
 //! `delete_project_flag`: remove this workspace's value of a flag, so the global value applies again.
 
+use super::flag::{self, Action, FlagSpec};
 use crate::flags::Scope;
-use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{Example, ToolDef};
 
-super::flag::flag_args!("Arguments of `delete_project_flag`.");
-
-pub static TOOL: ToolDef = ToolDef {
-    spec: ToolSpec {
+pub static TOOL: ToolDef = flag::tool(
+    Action::Delete,
+    Scope::Project,
+    FlagSpec {
         name: "delete_project_flag",
         reference_name: "deleteProjectFlag",
         display_name: "Delete Project Flag",
@@ -20,9 +21,5 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"name\": \"strictMode\", \"removed\": true, \"previous\": true}`.",
         examples: &[Example { args: "{\"name\": \"strictMode\"}", shows: "drop the project override of strictMode" }],
         tags: &["flags", "settings", "project", "workspace", "delete", "reset"],
-        invocation_message: "Removing a project flag",
-        schema: schema_for::<Args>,
-        ..super::flag::SPEC
     },
-    run: |args, ctx| super::flag::delete(ctx, Scope::Project, &parse_args::<Args>(args)?.name),
-};
+);

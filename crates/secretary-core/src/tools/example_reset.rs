@@ -1,10 +1,10 @@
 //! `example_reset`: an example of a destructive tool. It deletes the example tools' state (the
 //! echo count), and only runs with the explicit consent literal `"confirm": "RESET_EXAMPLES"`,
-//! which `registry::invoke` checks before it runs.
+//! which `ToolDef::call` checks before it runs.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::example_echo;
 use crate::host::{self, Area};
@@ -47,14 +47,11 @@ pub static TOOL: ToolDef = ToolDef {
         schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    // `registry::invoke` has checked the literal already; checking again costs nothing and keeps
-    // this tool safe when called directly.
-    CONSENT.check(args)?;
-    let _: Args = parse_args(args)?;
+/// Runs after [`ToolDef::call`] checked the consent literal.
+fn run(_: Args, ctx: &ToolContext) -> ToolOutcome {
     let host = host::require(ctx.host)?;
     let previous = example_echo::count(host);
     let removed = host.remove(Area::GlobalState, example_echo::STATE_FILE)?;

@@ -1,12 +1,13 @@
 //! `get_feature_flag`: a global flag's value (project values are not consulted).
 
+use super::flag::{self, Action, FlagSpec};
 use crate::flags::Scope;
-use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{Example, ToolDef};
 
-super::flag::flag_args!("Arguments of `get_feature_flag`.");
-
-pub static TOOL: ToolDef = ToolDef {
-    spec: ToolSpec {
+pub static TOOL: ToolDef = flag::tool(
+    Action::Get,
+    Scope::Global,
+    FlagSpec {
         name: "get_feature_flag",
         reference_name: "getFeatureFlag",
         display_name: "Get Feature Flag",
@@ -21,9 +22,5 @@ pub static TOOL: ToolDef = ToolDef {
         returns: "`{\"success\": true, \"name\": \"spelling\", \"value\": \"en-GB\", \"source\": \"global\"}`.",
         examples: &[Example { args: "{\"name\": \"spelling\"}", shows: "the user's global spelling preference" }],
         tags: &["flags", "settings", "global", "feature", "recall"],
-        invocation_message: "Reading a global flag",
-        schema: schema_for::<Args>,
-        ..super::flag::SPEC
     },
-    run: |args, ctx| super::flag::get(ctx, Scope::Global, &parse_args::<Args>(args)?.name),
-};
+);

@@ -1,12 +1,13 @@
 //! `get_project_flag`: a flag as this workspace sees it: its project value, else the global one.
 
+use super::flag::{self, Action, FlagSpec};
 use crate::flags::Scope;
-use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{Example, ToolDef};
 
-super::flag::flag_args!("Arguments of `get_project_flag`.");
-
-pub static TOOL: ToolDef = ToolDef {
-    spec: ToolSpec {
+pub static TOOL: ToolDef = flag::tool(
+    Action::Get,
+    Scope::Project,
+    FlagSpec {
         name: "get_project_flag",
         reference_name: "getProjectFlag",
         display_name: "Get Project Flag",
@@ -24,9 +25,5 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"strictMode\"}", shows: "a flag set globally, unless this workspace overrides it" },
         ],
         tags: &["flags", "settings", "project", "workspace", "recall", "preference"],
-        invocation_message: "Reading a project flag",
-        schema: schema_for::<Args>,
-        ..super::flag::SPEC
     },
-    run: |args, ctx| super::flag::get(ctx, Scope::Project, &parse_args::<Args>(args)?.name),
-};
+);

@@ -1,18 +1,13 @@
 //! `list_feature_flags`: every global flag.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-
+use super::flag::{self, Action, FlagSpec};
 use crate::flags::Scope;
-use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{Example, ToolDef};
 
-/// Arguments of `list_feature_flags` (none).
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Args {}
-
-pub static TOOL: ToolDef = ToolDef {
-    spec: ToolSpec {
+pub static TOOL: ToolDef = flag::tool(
+    Action::List,
+    Scope::Global,
+    FlagSpec {
         name: "list_feature_flags",
         reference_name: "listFeatureFlags",
         display_name: "List Feature Flags",
@@ -27,12 +22,5 @@ pub static TOOL: ToolDef = ToolDef {
                   \"total\": 1}`, by name.",
         examples: &[Example { args: "{}", shows: "every global flag" }],
         tags: &["flags", "settings", "global", "feature", "list"],
-        invocation_message: "Listing global flags",
-        schema: schema_for::<Args>,
-        ..super::flag::SPEC
     },
-    run: |args, ctx| {
-        parse_args::<Args>(args)?;
-        super::flag::list(ctx, Scope::Global)
-    },
-};
+);

@@ -1,18 +1,13 @@
 //! `list_project_flags`: every flag this workspace sees, project values over global ones.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-
+use super::flag::{self, Action, FlagSpec};
 use crate::flags::Scope;
-use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{Example, ToolDef};
 
-/// Arguments of `list_project_flags` (none).
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Args {}
-
-pub static TOOL: ToolDef = ToolDef {
-    spec: ToolSpec {
+pub static TOOL: ToolDef = flag::tool(
+    Action::List,
+    Scope::Project,
+    FlagSpec {
         name: "list_project_flags",
         reference_name: "listProjectFlags",
         display_name: "List Project Flags",
@@ -27,12 +22,5 @@ pub static TOOL: ToolDef = ToolDef {
                   {\"name\": \"strictMode\", \"value\": false, \"source\": \"global\"}], \"total\": 2}`, by name.",
         examples: &[Example { args: "{}", shows: "every flag in effect for this workspace" }],
         tags: &["flags", "settings", "project", "workspace", "list"],
-        invocation_message: "Listing project flags",
-        schema: schema_for::<Args>,
-        ..super::flag::SPEC
     },
-    run: |args, ctx| {
-        parse_args::<Args>(args)?;
-        super::flag::list(ctx, Scope::Project)
-    },
-};
+);

@@ -1,11 +1,10 @@
 //! `memory` (deferred): the agent's persistent notes across dialogs: save, read, list, delete.
 //! The rules (names, limits, storage) are in [`crate::memory`]. `delete` alone needs the user's
 //! explicit consent, `"confirm": "DELETE_MEMORY"`: a per-command [`Consent`] (`only_when`), which
-//! `registry::invoke` checks before the tool runs and this tool checks again.
+//! `ToolDef::call` checks before the tool runs, on every path.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::host;
 use crate::memory;
@@ -96,14 +95,11 @@ pub static TOOL: ToolDef = ToolDef {
         schema: schema_for::<Args>,
         ..ToolSpec::BASE
     },
-    run,
+    run: |args, ctx| run(parse_args(args)?, ctx),
 };
 
-fn run(args: &Value, ctx: &ToolContext) -> ToolOutcome {
-    // `registry::invoke` has checked the literal for delete already; checking again keeps the tool
-    // safe when called directly.
-    CONSENT.check(args)?;
-    let args: Args = parse_args(args)?;
+/// Runs after [`ToolDef::call`] checked the consent literal for `delete`.
+fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     let host = host::require(ctx.host)?;
     let need_path = |command: &str| {
         args.path.as_deref().ok_or_else(|| {

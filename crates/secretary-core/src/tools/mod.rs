@@ -5,12 +5,16 @@
 
 use std::borrow::Cow;
 
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::session::live::{self, Caller, DialogFrom, LiveCopy, Refusal};
 use crate::session::{DialogSource, SessionStore, StoredDialog};
+use crate::toolkit::catalog::Catalog;
 use crate::toolkit::ErrorKind;
-use crate::toolkit::{ToolContext, ToolResult};
+use crate::toolkit::{parse_args, ToolContext, ToolOutcome, ToolResult};
 
 include!(concat!(env!("OUT_DIR"), "/tools_registry.rs"));
 
@@ -327,22 +331,80 @@ pub(crate) fn request_time(ms: Option<i64>) -> (Value, Value) {
     (ms.map_or(Value::Null, Value::from), timestamp_value(ms))
 }
 
-/// The host's tool catalog, or a failure saying this host has none.
-pub(crate) fn catalog<'a>(
-    ctx: &ToolContext<'a>,
-) -> Result<&'a crate::toolkit::catalog::Catalog, ToolResult> {
-    ctx.catalog.ok_or_else(|| {
+/// Runs a discovery tool (`tool_find`, `tool_describe`, `tool_load`, `tool_call`,
+/// `tool_active`): its arguments checked, then its `run` on the host's tool catalog, or a failure
+/// saying this host has none.
+pub(crate) fn with_catalog<A: DeserializeOwned>(
+    args: &Value,
+    ctx: &ToolContext,
+    run: fn(A, &Catalog) -> ToolOutcome,
+) -> ToolOutcome {
+    let args = parse_args(args)?;
+    let catalog = ctx.catalog.ok_or_else(|| {
         ToolResult::failure(
             "Tool discovery is not available in this host",
             ErrorKind::Unavailable,
         )
-    })
+    })?;
+    run(args, catalog)
 }
 
-/// The `limit` of the ranked searches (`search_requests`, `tool_find`): 10 results unless asked,
-/// at most 50 (their argument schemas say the same range).
-pub(crate) fn search_limit(given: Option<u32>) -> Result<usize, ToolResult> {
-    limit(given, 10, 50)
+/// The failure of a discovery tool for a name the catalog does not know: where to look instead,
+/// and the `closest` names, if any.
+pub(crate) fn unknown_tool(catalog: &Catalog, name: &str, closest: &[String]) -> ToolResult {
+    let closest = if closest.is_empty() {
+        String::new()
+    } else {
+        format!(" Closest names: {}.", closest.join(", "))
+    };
+    ToolResult::failure(
+        format!(
+            "Tool not found: {}. Use {}tool_find to search for tools.{closest}",
+            name.trim(),
+            catalog.own_prefix(),
+        ),
+        ErrorKind::NotFound,
+    )
+}
+
+/// The `limit` argument of the ranked searches (`search_requests`, `tool_find`): how many results,
+/// best first. One type, so the range their schemas show and the cap [`SearchLimit::resolve`]
+/// applies are the same numbers.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(transparent)]
+pub(crate) struct SearchLimit(u32);
+
+impl SearchLimit {
+    const DEFAULT: usize = 10;
+    const MAX: u32 = 50;
+
+    /// 10 results unless asked; 0 is refused, more than 50 are capped.
+    pub fn resolve(given: Option<SearchLimit>) -> Result<usize, ToolResult> {
+        limit(
+            given.map(|SearchLimit(n)| n),
+            Self::DEFAULT,
+            Self::MAX as usize,
+        )
+    }
+}
+
+impl JsonSchema for SearchLimit {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "SearchLimit".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "integer",
+            "format": "uint32",
+            "minimum": 1,
+            "maximum": Self::MAX,
+        })
+    }
 }
 
 /// A `limit` argument: absent means `default`, 0 is refused, anything above `max` is capped.

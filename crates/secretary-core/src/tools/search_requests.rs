@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{errors, search_limit, request_time, sessions};
+use super::{errors, request_time, sessions, SearchLimit};
 use crate::history::{HistoryCache, RequestIndex};
 use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
@@ -18,8 +18,7 @@ struct Args {
     /// Words to look for in the user's past requests.
     query: String,
     /// How many results, best first (default 10, at most 50).
-    #[schemars(range(min = 1, max = 50))]
-    limit: Option<u32>,
+    limit: Option<SearchLimit>,
     /// Search only this dialog. Omit it to search every dialog of this workspace.
     session_id: Option<String>,
 }
@@ -72,7 +71,7 @@ fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
     if query.is_empty() {
         return Err(ToolResult::error("Query must not be empty"));
     }
-    let limit = search_limit(args.limit)?;
+    let limit = SearchLimit::resolve(args.limit)?;
     let session = args
         .session_id
         .as_deref()

@@ -1,12 +1,13 @@
 //! `set_feature_flag`: set a global flag, shared by every workspace.
 
+use super::flag::{self, Action, FlagSpec};
 use crate::flags::Scope;
-use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{Example, ToolDef};
 
-super::flag::flag_args!("Arguments of `set_feature_flag`.", with value);
-
-pub static TOOL: ToolDef = ToolDef {
-    spec: ToolSpec {
+pub static TOOL: ToolDef = flag::tool(
+    Action::Set,
+    Scope::Global,
+    FlagSpec {
         name: "set_feature_flag",
         reference_name: "setFeatureFlag",
         display_name: "Set Feature Flag",
@@ -25,12 +26,5 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"experimentalTools\", \"value\": false}", shows: "turn a feature off everywhere" },
         ],
         tags: &["flags", "settings", "global", "feature", "remember", "preference"],
-        invocation_message: "Setting a global flag",
-        schema: schema_for::<Args>,
-        ..super::flag::SPEC
     },
-    run: |args, ctx| {
-        let args: Args = parse_args(args)?;
-        super::flag::set(ctx, Scope::Global, &args.name, args.value)
-    },
-};
+);

@@ -1,12 +1,13 @@
 //! `set_project_flag`: set a flag for this workspace; it overrides the global value of the same name.
 
+use super::flag::{self, Action, FlagSpec};
 use crate::flags::Scope;
-use crate::toolkit::{parse_args, schema_for, Example, ToolDef, ToolSpec};
+use crate::toolkit::{Example, ToolDef};
 
-super::flag::flag_args!("Arguments of `set_project_flag`.", with value);
-
-pub static TOOL: ToolDef = ToolDef {
-    spec: ToolSpec {
+pub static TOOL: ToolDef = flag::tool(
+    Action::Set,
+    Scope::Project,
+    FlagSpec {
         name: "set_project_flag",
         reference_name: "setProjectFlag",
         display_name: "Set Project Flag",
@@ -26,12 +27,5 @@ pub static TOOL: ToolDef = ToolDef {
             Example { args: "{\"name\": \"strictMode\", \"value\": true}", shows: "turn a flag on for this workspace only" },
         ],
         tags: &["flags", "settings", "project", "workspace", "remember", "preference"],
-        invocation_message: "Setting a project flag",
-        schema: schema_for::<Args>,
-        ..super::flag::SPEC
     },
-    run: |args, ctx| {
-        let args: Args = parse_args(args)?;
-        super::flag::set(ctx, Scope::Project, &args.name, args.value)
-    },
-};
+);

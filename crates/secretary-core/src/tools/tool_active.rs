@@ -4,9 +4,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::catalog;
-use crate::toolkit::catalog::short_description;
-use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use super::with_catalog;
+use crate::toolkit::catalog::{short_description, Catalog, SHORT_DESCRIPTION_CHARS};
+use crate::toolkit::{schema_for, Example, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// `tool_active` takes no arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -31,15 +31,14 @@ pub static TOOL: ToolDef = ToolDef {
         tags: &["tools", "discovery", "active", "list"],
         ..ToolSpec::BASE
     },
-    run: |args, ctx| run(parse_args(args)?, ctx),
+    run: |args, ctx| with_catalog(args, ctx, run),
 };
 
-fn run(_: Args, ctx: &ToolContext) -> ToolOutcome {
-    let catalog = catalog(ctx)?;
+fn run(_: Args, catalog: &Catalog) -> ToolOutcome {
     let tools: Vec<Value> = catalog
         .active_tools()
         .into_iter()
-        .map(|tool| json!({ "name": tool.name, "description": short_description(&tool.description, 160), "source": tool.source }))
+        .map(|tool| json!({ "name": tool.name, "description": short_description(&tool.description, SHORT_DESCRIPTION_CHARS), "source": tool.source }))
         .collect();
     let count = tools.len();
     let result = ToolResult::ok(json!({ "tools": tools, "count": count }));

@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::catalog;
-use crate::toolkit::catalog::Resolved;
-use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use super::{unknown_tool, with_catalog};
+use crate::toolkit::catalog::{Catalog, Resolved};
+use crate::toolkit::{schema_for, Example, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 use crate::toolkit::ErrorKind;
 
 /// Arguments of `tool_call`.
@@ -45,13 +45,12 @@ pub static TOOL: ToolDef = ToolDef {
         tags: &["tools", "discovery", "call", "invoke"],
         ..ToolSpec::BASE
     },
-    run: |args, ctx| run(parse_args(args)?, ctx),
+    run: |args, ctx| with_catalog(args, ctx, run),
 };
 
 /// Validates the call; on success the result carries `{"call": {"name", "input"}}` for the host
 /// to perform.
-fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
-    let catalog = catalog(ctx)?;
+fn run(args: Args, catalog: &Catalog) -> ToolOutcome {
     match catalog.resolve(&args.name) {
         Resolved::Found(_, tool) if !catalog.is_active(&tool.name) => Err(ToolResult::failure(
             format!("Tool {} is not loaded.", tool.name),
@@ -67,12 +66,7 @@ fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
             ErrorKind::OwnTool,
         )),
         Resolved::Found(_, tool) => Ok(ToolResult::ok(json!({ "call": { "name": tool.name, "input": args.input } }))),
-        Resolved::Renamed { old, new_name } => {
-            Err(ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), ErrorKind::Renamed))
-        }
-        Resolved::Unknown => Err(ToolResult::failure(
-            format!("Tool not found: {}. Use {}tool_find to search for tools.", args.name.trim(), catalog.own_prefix()),
-            ErrorKind::NotFound,
-        )),
+        Resolved::Renamed { old, new_name } => Err(ToolResult::renamed_tool(&old, &new_name)),
+        Resolved::Unknown => Err(unknown_tool(catalog, &args.name, &[])),
     }
 }

@@ -4,10 +4,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::catalog;
-use crate::toolkit::catalog::Resolved;
-use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
-use crate::toolkit::ErrorKind;
+use super::{unknown_tool, with_catalog};
+use crate::toolkit::catalog::{Catalog, Resolved};
+use crate::toolkit::{schema_for, Example, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// Arguments of `tool_describe`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -38,11 +37,10 @@ pub static TOOL: ToolDef = ToolDef {
         tags: &["tools", "discovery", "schema", "describe"],
         ..ToolSpec::BASE
     },
-    run: |args, ctx| run(parse_args(args)?, ctx),
+    run: |args, ctx| with_catalog(args, ctx, run),
 };
 
-fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
-    let catalog = catalog(ctx)?;
+fn run(args: Args, catalog: &Catalog) -> ToolOutcome {
     match catalog.resolve(&args.name) {
         Resolved::Found(_, tool) => {
             let mut value = json!({
@@ -62,20 +60,7 @@ fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
             }
             Ok(ToolResult::ok(value))
         }
-        Resolved::Renamed { old, new_name } => {
-            Err(ToolResult::failure(format!("Tool not found: {old}. It was renamed to {new_name}."), ErrorKind::Renamed))
-        }
-        Resolved::Unknown => {
-            let closest = catalog.closest(&args.name, 3);
-            Err(ToolResult::failure(
-                format!(
-                    "Tool not found: {}. Use {}tool_find to search for tools.{}",
-                    args.name.trim(),
-                    catalog.own_prefix(),
-                    if closest.is_empty() { String::new() } else { format!(" Closest names: {}.", closest.join(", ")) }
-                ),
-                ErrorKind::NotFound,
-            ))
-        }
+        Resolved::Renamed { old, new_name } => Err(ToolResult::renamed_tool(&old, &new_name)),
+        Resolved::Unknown => Err(unknown_tool(catalog, &args.name, &catalog.closest(&args.name, 3))),
     }
 }

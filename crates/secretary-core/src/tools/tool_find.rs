@@ -5,11 +5,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{catalog, search_limit};
-use crate::toolkit::catalog::short_description;
-use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
-
-const SHORT_CHARS: usize = 160;
+use super::{with_catalog, SearchLimit};
+use crate::toolkit::catalog::{short_description, Catalog, SHORT_DESCRIPTION_CHARS};
+use crate::toolkit::{schema_for, Example, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
 /// Arguments of `tool_find`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -18,8 +16,7 @@ struct Args {
     /// What you need done, in a few words ("convert currency", "read a file", "create a QR code").
     query: String,
     /// How many tools to return, best first (default 10, at most 50).
-    #[schemars(range(min = 1, max = 50))]
-    limit: Option<u32>,
+    limit: Option<SearchLimit>,
 }
 
 pub static TOOL: ToolDef = ToolDef {
@@ -47,23 +44,22 @@ pub static TOOL: ToolDef = ToolDef {
         tags: &["tools", "discovery", "search", "find"],
         ..ToolSpec::BASE
     },
-    run: |args, ctx| run(parse_args(args)?, ctx),
+    run: |args, ctx| with_catalog(args, ctx, run),
 };
 
-fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
-    let catalog = catalog(ctx)?;
+fn run(args: Args, catalog: &Catalog) -> ToolOutcome {
     let query = args.query.trim();
     if query.is_empty() {
         return Err(ToolResult::error("Query must not be empty: describe what the tool should do"));
     }
-    let limit = search_limit(args.limit)?;
+    let limit = SearchLimit::resolve(args.limit)?;
     let tools: Vec<Value> = catalog
         .search(query, limit)
         .into_iter()
         .map(|(hit, tool)| {
             json!({
                 "name": tool.name,
-                "description": short_description(&tool.description, SHORT_CHARS),
+                "description": short_description(&tool.description, SHORT_DESCRIPTION_CHARS),
                 "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
                 "active": catalog.is_active(&tool.name),
                 "source": tool.source,

@@ -5,9 +5,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::catalog;
-use crate::toolkit::catalog::Resolved;
-use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
+use super::with_catalog;
+use crate::toolkit::catalog::{Catalog, Resolved};
+use crate::toolkit::{schema_for, Example, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 use crate::toolkit::ErrorKind;
 
 /// Arguments of `tool_load`.
@@ -41,11 +41,10 @@ pub static TOOL: ToolDef = ToolDef {
         tags: &["tools", "discovery", "load", "activate"],
         ..ToolSpec::BASE
     },
-    run: |args, ctx| run(parse_args(args)?, ctx),
+    run: |args, ctx| with_catalog(args, ctx, run),
 };
 
-fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
-    let catalog = catalog(ctx)?;
+fn run(args: Args, catalog: &Catalog) -> ToolOutcome {
     if args.names.is_empty() {
         return Err(ToolResult::error("Names must list at least one tool"));
     }
