@@ -11,10 +11,9 @@
 //! skipped and counted in a diagnostic, never a failure.
 //!
 //! Why this module does not use the hand-written visitors of `de.rs`: these logs are small next to
-//! VS Code's sessions and their shapes move fast; small `serde` structs that borrow `RawValue`s
-//! (no allocation for the skipped parts) are easy to keep up to date and just as liberal. Each
-//! says once, `#[serde(default, bound(deserialize = "'de: 'a"))]`, that every member may be
-//! missing and borrows from the line, rather than `#[serde(borrow, default)]` on every member.
+//! VS Code's sessions and their shapes move fast; every reader reads an object as one `serde`
+//! struct that borrows its members as `RawValue`s ([`Fields`]: no allocation for the skipped
+//! parts), which is easy to keep up to date and just as liberal.
 
 pub(crate) mod aider;
 pub(crate) mod claude_code;
@@ -23,6 +22,7 @@ pub(crate) mod codex;
 pub(crate) mod continue_dev;
 pub(crate) mod copilot_cli;
 pub(crate) mod cursor;
+pub(crate) mod fields;
 pub(crate) mod gemini_cli;
 pub(crate) mod opencode;
 pub(crate) mod qwen_code;
@@ -31,6 +31,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
+
+pub(crate) use fields::{member, Fields, Raw};
 
 use super::lines::{line_error, object_line, LineLog, LineSink};
 use super::model::{Dialog, Request, RequestStatus, SessionFormat};
@@ -402,24 +404,6 @@ pub(crate) fn replace_dialog(dialog: &mut Dialog, fresh: Dialog) -> bool {
 /// without one is skipped with this reason.
 pub(crate) fn line_kind(raw: Option<&RawValue>) -> Result<String, String> {
     raw_str(raw).ok_or_else(|| "no line `type`".to_string())
-}
-
-/// A content part as Gemini (`{text}`) and Codex (`{type, text}`, every kind read alike) write
-/// it: only its text counts.
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-pub(crate) struct TextPart<'a> {
-    pub text: Option<&'a RawValue>,
-}
-
-/// A content part `{type, text}` of Anthropic-style and OpenAI-style messages (Claude Code's,
-/// Continue's), where the kind decides whether the text is the person's.
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-pub(crate) struct TypedPart<'a> {
-    #[serde(rename = "type")]
-    pub kind: Option<&'a RawValue>,
-    pub text: Option<&'a RawValue>,
 }
 
 /// `"3 lines {rest}"`: what a reader skipped, counted, with `unit` in the plural when `n` is
