@@ -24,7 +24,7 @@
 
 use serde_json::value::RawValue;
 
-use super::{line_kind, parse_line, raw_str, raw_time, raw_true, Common, Fields};
+use super::{raw_str, raw_true, Common, Fields};
 
 /// What a user line's content is.
 enum Content {
@@ -200,13 +200,10 @@ impl ClaudeState {
     }
 
     pub(crate) fn apply_line(&mut self, text: &str) -> Result<bool, String> {
-        let Some(line) = parse_line::<Fields>(text)? else {
+        let Some((line, kind, ts, mut changed)) = self.common.typed_line(text)? else {
             return Ok(false);
         };
-        let kind = line_kind(line.kind)?;
         let c = &mut self.common;
-        let ts = raw_time(line.timestamp);
-        let mut changed = c.session_line(ts, line.session_id);
         // The folder the session was started in: the first `cwd` (later lines follow the shell's
         // `cd`s, which do not move the session to another project).
         if !raw_true(line.is_sidechain) {

@@ -381,12 +381,22 @@ impl Common {
         )
     }
 
-    /// Counts a line of a log whose lines name the session (Claude Code's, Qwen Code's): notes
-    /// its time and takes the session id from the first line that names one; `true` when either
-    /// moved.
-    pub(crate) fn session_line(&mut self, ts: Option<i64>, session_id: Option<&RawValue>) -> bool {
+    /// The steps every reader of a log whose lines all carry a `type` and name the session
+    /// (Claude Code's, Qwen Code's) takes first: parses the line, counts it, notes its time and
+    /// takes the session id from the first line that names one. `None`: a blank line; an error:
+    /// why the line is skipped (not an object, malformed, no `type`).
+    pub(crate) fn typed_line<'t>(
+        &mut self,
+        text: &'t str,
+    ) -> Result<Option<TypedLine<'t>>, String> {
+        let Some(fields) = parse_line::<Fields>(text)? else {
+            return Ok(None);
+        };
+        let kind = raw_str(fields.kind).ok_or_else(|| "no line `type`".to_string())?;
+        let ts = raw_time(fields.timestamp);
         let moved = self.line_at(ts);
-        self.first_session_id(session_id) | moved
+        let changed = self.first_session_id(fields.session_id) | moved;
+        Ok(Some((fields, kind, ts, changed)))
     }
 }
 
@@ -400,11 +410,9 @@ pub(crate) fn replace_dialog(dialog: &mut Dialog, fresh: Dialog) -> bool {
     true
 }
 
-/// A log line's `type`, which every line of Claude Code's and Qwen Code's logs has: a line
-/// without one is skipped with this reason.
-pub(crate) fn line_kind(raw: Option<&RawValue>) -> Result<String, String> {
-    raw_str(raw).ok_or_else(|| "no line `type`".to_string())
-}
+/// A line of a log whose every line has a `type`, as [`Common::typed_line`] reads it: its
+/// members, its `type`, its time, and whether it moved the last activity or named the session.
+pub(crate) type TypedLine<'t> = (Fields<'t>, String, Option<i64>, bool);
 
 /// `"3 lines {rest}"`: what a reader skipped, counted, with `unit` in the plural when `n` is
 /// not 1; `None` when nothing was.

@@ -9,7 +9,7 @@
 
 use serde_json::value::RawValue;
 
-use super::{line_kind, member, parse_line, raw_str, raw_time, Common, Fields};
+use super::{member, raw_str, Common, Fields};
 
 /// The text parts of a message, `None` when it carries a function response (a tool result).
 fn message_text(message: Option<&RawValue>) -> Option<String> {
@@ -37,13 +37,10 @@ impl QwenState {
     }
 
     pub(crate) fn apply_line(&mut self, text: &str) -> Result<bool, String> {
-        let Some(line) = parse_line::<Fields>(text)? else {
+        let Some((line, kind, ts, mut changed)) = self.common.typed_line(text)? else {
             return Ok(false);
         };
-        let kind = line_kind(line.kind)?;
         let c = &mut self.common;
-        let ts = raw_time(line.timestamp);
-        let mut changed = c.session_line(ts, line.session_id);
         changed |= c.first_folder(line.cwd);
         match kind.as_str() {
             "user" => {
