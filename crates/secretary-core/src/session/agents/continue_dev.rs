@@ -14,7 +14,7 @@
 
 use serde_json::value::RawValue;
 
-use super::{counted, member, raw_str, whole_dialog, whole_json_text, Common, Fields};
+use super::{member, raw_str, whole_json_text, Fields, WholeState};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
@@ -88,13 +88,9 @@ pub(crate) fn folder_of(value: &str) -> Option<String> {
     Some(if windows { path[1..].to_string() } else { path })
 }
 
-/// The reduced state of a Continue session.
-#[derive(Debug, Clone)]
-pub(crate) struct ContinueState {
-    pub common: Common,
-    /// History items that are not `{message: {role, ...}}`.
-    odd: usize,
-}
+/// The reduced state of a Continue session: `odd` counts the history items that are not
+/// `{message: {role, ...}}`.
+pub(crate) type ContinueState = WholeState;
 
 /// Reads a whole session file.
 pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState, SessionError> {
@@ -110,10 +106,7 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
             "`history` is not an array".into(),
         ));
     };
-    let mut state = ContinueState {
-        common: Common::new(details),
-        odd: 0,
-    };
+    let mut state = WholeState::new(details);
     let c = &mut state.common;
     c.session_id = raw_str(session.session_id).filter(|id| !id.is_empty());
     c.title = raw_str(session.title).filter(|t| !PLACEHOLDER_TITLES.contains(&t.as_str()));
@@ -162,18 +155,8 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
 
 /// The dialog of a session read by [`read`].
 pub(crate) fn dialog(state: &ContinueState, file_name: &str) -> Dialog {
-    let skipped = Vec::from_iter(counted(
-        state.odd,
-        "history item",
-        "without a message skipped",
-    ));
-    whole_dialog(
-        &state.common,
-        SessionFormat::Continue,
-        file_name,
-        &skipped,
-        ("message", "role"),
-    )
+    let skipped = ("history item", "without a message skipped");
+    state.dialog(SessionFormat::Continue, file_name, skipped)
 }
 
 #[cfg(test)]

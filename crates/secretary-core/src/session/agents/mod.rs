@@ -345,16 +345,6 @@ impl Common {
         Some((response_text(&turn.markdown), turn.tool_calls))
     }
 
-    /// The dialog of a whole-file session read at once (OpenCode's), in `format`.
-    pub(crate) fn whole_dialog(
-        &self,
-        format: SessionFormat,
-        file_name: &str,
-        extra_diags: Vec<String>,
-    ) -> Dialog {
-        build(self, format, &self.turns, file_name, extra_diags)
-    }
-
     /// Builds the dialog from the state and its requests and replaces `dialog` when it differs.
     pub(crate) fn refresh(
         &self,
@@ -461,7 +451,43 @@ fn build(
     dialog
 }
 
-/// The dialog of a session read as a whole (Continue's sessions, Cursor's conversations): its
+/// The reduced state of a session read as a whole (Continue's, OpenCode's): what the readers
+/// share, and the items of the file that are not of the format's shape (skipped and counted).
+#[derive(Debug, Clone)]
+pub(crate) struct WholeState {
+    pub common: Common,
+    pub odd: usize,
+}
+
+impl WholeState {
+    pub(crate) fn new(details: Option<usize>) -> Self {
+        WholeState {
+            common: Common::new(details),
+            odd: 0,
+        }
+    }
+
+    /// Its dialog (see [`whole_dialog`]): what was skipped is said as `odd` `unit`s `rest`, the
+    /// unknown kinds as messages of unknown role.
+    pub(crate) fn dialog(
+        &self,
+        format: SessionFormat,
+        file_name: &str,
+        (unit, rest): (&str, &str),
+    ) -> Dialog {
+        let skipped = Vec::from_iter(counted(self.odd, unit, rest));
+        whole_dialog(
+            &self.common,
+            format,
+            file_name,
+            &skipped,
+            ("message", "role"),
+        )
+    }
+}
+
+/// The dialog of a session read as a whole (Continue's and OpenCode's sessions, Cursor's
+/// conversations): its
 /// requests and header fields from `common`; the diagnostics are the header's notes, then
 /// `skipped` (what the reader left out, said its own way), then the unknown kinds (`unit`s of
 /// unknown `kind`).

@@ -20,7 +20,9 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{counted, member, raw_str, raw_time, raw_true, whole_json_text, Common, Fields, Raw};
+use super::{
+    member, raw_str, raw_time, raw_true, whole_json_text, Common, Fields, Raw, WholeState,
+};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
@@ -96,13 +98,9 @@ fn placeholder_title(title: &str) -> bool {
     title.starts_with("New session - ") || title.starts_with("Child session - ")
 }
 
-/// The reduced state of an OpenCode session.
-#[derive(Debug, Clone)]
-pub(crate) struct OpenCodeState {
-    pub common: Common,
-    /// Messages that are not `{info: {role: user|assistant}, parts}`.
-    odd: usize,
-}
+/// The reduced state of an OpenCode session: `odd` counts the messages that are not `{info:
+/// {role: user|assistant}, parts}`.
+pub(crate) type OpenCodeState = WholeState;
 
 /// Reads a whole session (an export, or what a host read from the database).
 pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState, SessionError> {
@@ -124,10 +122,7 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState
             crate::text::preview(&parent, 40)
         )));
     }
-    let mut state = OpenCodeState {
-        common: Common::new(details),
-        odd: 0,
-    };
+    let mut state = WholeState::new(details);
     let c = &mut state.common;
     c.session_id = raw_str(info.id).filter(|id| !id.is_empty());
     c.title = raw_str(info.title).filter(|t| !t.trim().is_empty() && !placeholder_title(t));
@@ -210,14 +205,8 @@ fn push_answer(c: &mut Common, message: &Message) {
 
 /// The dialog of a session read by [`read`].
 pub(crate) fn dialog(state: &OpenCodeState, file_name: &str) -> Dialog {
-    let extra = Vec::from_iter(counted(
-        state.odd,
-        "message",
-        "without a known `info.role` skipped",
-    ));
-    state
-        .common
-        .whole_dialog(format_of(file_name), file_name, extra)
+    let skipped = ("message", "without a known `info.role` skipped");
+    state.dialog(format_of(file_name), file_name, skipped)
 }
 
 #[cfg(test)]
