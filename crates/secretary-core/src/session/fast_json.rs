@@ -101,6 +101,60 @@ pub(crate) fn with_slice<T>(
     Ok(value)
 }
 
+/// Where a walk over a container's entries is: at the next entry, or past the closing bracket.
+enum Step {
+    Entry(usize),
+    Closed(usize),
+}
+
+/// What is at the start of a container value: its entries (from [`Step`]), or, when the value is
+/// not the container wanted, `Whole`: what serde read from the whole value (its leniency, its
+/// diagnostics) and where the value ends.
+enum Opened<T> {
+    Entries(Step),
+    Whole(T, usize),
+}
+
+/// Opens the container `open`...`close` at `at` (whitespace allowed before it); any other value
+/// is read whole by `read`.
+fn open<T>(
+    text: &str,
+    at: usize,
+    (open, close): (u8, u8),
+    read: impl FnOnce(
+        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+    ) -> Result<T, serde_json::Error>,
+) -> Scan<Opened<T>> {
+    let b = text.as_bytes();
+    let at = ws(b, at);
+    if b.get(at) != Some(&open) {
+        let end = skip_value(b, at)?;
+        return Ok(Opened::Whole(with_slice(text, at, end, read)?, end));
+    }
+    Ok(Opened::Entries(first_entry(b, at, close)))
+}
+
+/// The first entry of the container whose opening bracket is at `open_at`.
+fn first_entry(b: &[u8], open_at: usize, close: u8) -> Step {
+    let at = ws(b, open_at + 1);
+    if b.get(at) == Some(&close) {
+        Step::Closed(at + 1)
+    } else {
+        Step::Entry(at)
+    }
+}
+
+/// After an entry that ends at `end`: the next one (after a comma), or past the `close`ing
+/// bracket; anything else bails.
+fn next_entry(b: &[u8], end: usize, close: u8) -> Scan<Step> {
+    let at = ws(b, end);
+    match b.get(at) {
+        Some(b',') => Ok(Step::Entry(ws(b, at + 1))),
+        Some(&c) if c == close => Ok(Step::Closed(at + 1)),
+        _ => Err(Bail),
+    }
+}
+
 /// The `requests` value at `at`: an array walked here, anything else read by serde.
 pub(crate) fn requests(
     text: &str,
@@ -108,31 +162,23 @@ pub(crate) fn requests(
     detail: Detail,
 ) -> Scan<(Got<Vec<ReqRecord>>, usize)> {
     let b = text.as_bytes();
-    let at = ws(b, at);
-    if b.get(at) != Some(&b'[') {
-        let end = skip_value(b, at)?;
-        let got = with_slice(text, at, end, |de| ReqsSeed { detail }.deserialize(de))?;
-        return Ok((got, end));
-    }
+    let mut step = match open(text, at, (b'[', b']'), |de| {
+        ReqsSeed { detail }.deserialize(de)
+    })? {
+        Opened::Entries(step) => step,
+        Opened::Whole(got, end) => return Ok((got, end)),
+    };
     let mut out = Vec::new();
-    let mut at = ws(b, at + 1);
-    if b.get(at) == Some(&b']') {
-        return Ok((Got::Val(out), at + 1));
-    }
     loop {
-        at = ws(b, at);
+        let at = match step {
+            Step::Entry(at) => at,
+            Step::Closed(end) => return Ok((Got::Val(out), end)),
+        };
         let with_response = detail.wants(out.len());
         if out.len() >= super::MAX_REQUESTS {
             // Past the cap: stepped over, never built (see `MAX_REQUESTS`).
-            at = ws(b, skip_value(b, at)?);
-            match b.get(at) {
-                Some(b',') => {
-                    at += 1;
-                    continue;
-                }
-                Some(b']') => return Ok((Got::Val(out), at + 1)),
-                _ => return Err(Bail),
-            }
+            step = next_entry(b, skip_value(b, at)?, b']')?;
+            continue;
         }
         let (rec, end) = if b.get(at) == Some(&b'{') && !with_response {
             request(text, at)?
@@ -144,12 +190,7 @@ pub(crate) fn requests(
             (rec, end)
         };
         out.push(rec);
-        at = ws(b, end);
-        match b.get(at) {
-            Some(b',') => at += 1,
-            Some(b']') => return Ok((Got::Val(out), at + 1)),
-            _ => return Err(Bail),
-        }
+        step = next_entry(b, end, b']')?;
     }
 }
 
@@ -157,13 +198,14 @@ pub(crate) fn requests(
 pub(crate) fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
     let b = text.as_bytes();
     let mut rec = ReqRecord::default();
-    let mut at = ws(b, at + 1);
-    if b.get(at) == Some(&b'}') {
-        return Ok((rec, at + 1));
-    }
+    let mut step = first_entry(b, at, b'}');
     loop {
+        let at = match step {
+            Step::Entry(at) => at,
+            Step::Closed(end) => return Ok((rec, end)),
+        };
         let (key, value_at) = key(text, at)?;
-        at = match ReqField::from_key(key, false) {
+        let end = match ReqField::from_key(key, false) {
             Some(ReqField::Result) => {
                 let (result, end) = result(text, value_at)?;
                 rec.result = Some(result);
@@ -176,12 +218,7 @@ pub(crate) fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
             }
             None => skip_value(b, value_at)?,
         };
-        at = ws(b, at);
-        match b.get(at) {
-            Some(b',') => at += 1,
-            Some(b'}') => return Ok((rec, at + 1)),
-            _ => return Err(Bail),
-        }
+        step = next_entry(b, end, b'}')?;
     }
 }
 
@@ -189,29 +226,22 @@ pub(crate) fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
 /// here rather than walked by serde.
 pub(crate) fn result(text: &str, at: usize) -> Scan<(Got<ResultRec>, usize)> {
     let b = text.as_bytes();
-    let at = ws(b, at);
-    if b.get(at) != Some(&b'{') {
-        let end = skip_value(b, at)?;
-        let got = with_slice(text, at, end, |de| obj_from::<ResultRec, _>(de))?;
-        return Ok((got, end));
-    }
+    let mut step = match open(text, at, (b'{', b'}'), |de| obj_from::<ResultRec, _>(de))? {
+        Opened::Entries(step) => step,
+        Opened::Whole(got, end) => return Ok((got, end)),
+    };
     let mut rec = ResultRec::default();
-    let mut at = ws(b, at + 1);
-    if b.get(at) == Some(&b'}') {
-        return Ok((Got::Val(rec), at + 1));
-    }
     loop {
+        let at = match step {
+            Step::Entry(at) => at,
+            Step::Closed(end) => return Ok((Got::Val(rec), end)),
+        };
         let (key, value_at) = key(text, at)?;
         let end = skip_value(b, value_at)?;
         if key == "errorDetails" {
             rec.error_details = Some(with_slice(text, value_at, end, |de| obj_from(de))?);
         }
-        at = ws(b, end);
-        match b.get(at) {
-            Some(b',') => at += 1,
-            Some(b'}') => return Ok((Got::Val(rec), at + 1)),
-            _ => return Err(Bail),
-        }
+        step = next_entry(b, end, b'}')?;
     }
 }
 
