@@ -24,7 +24,7 @@
 
 use serde_json::value::RawValue;
 
-use super::{raw_str, raw_true, Common, Fields};
+use super::{object, raw_str, raw_true, Common, Line, Part};
 
 /// What a user line's content is.
 enum Content {
@@ -160,7 +160,7 @@ fn classify(content: &RawValue) -> Content {
             None => Content::NotAPrompt,
         };
     }
-    let Ok(parts) = serde_json::from_str::<Vec<Fields>>(raw) else {
+    let Ok(parts) = serde_json::from_str::<Vec<Part>>(raw) else {
         return Content::NotAPrompt;
     };
     let mut texts = Vec::new();
@@ -247,7 +247,7 @@ impl ClaudeState {
         true
     }
 
-    fn user(&mut self, line: &Fields, ts: Option<i64>) -> bool {
+    fn user(&mut self, line: &Line, ts: Option<i64>) -> bool {
         let after_caveat = std::mem::take(&mut self.caveat);
         if raw_true(line.is_meta) {
             self.caveat = line
@@ -261,7 +261,7 @@ impl ClaudeState {
         {
             return false;
         }
-        let Some(message) = Fields::of(line.message) else {
+        let Some(message) = object::<Line>(line.message) else {
             return false;
         };
         let Some(content) = message.content else {
@@ -281,8 +281,8 @@ impl ClaudeState {
         }
     }
 
-    fn attachment(&mut self, line: &Fields, ts: Option<i64>) -> bool {
-        let Some(att) = Fields::of(line.attachment) else {
+    fn attachment(&mut self, line: &Line, ts: Option<i64>) -> bool {
+        let Some(att) = object::<Line>(line.attachment) else {
             return false;
         };
         if raw_str(att.kind).as_deref() != Some("queued_command") || raw_true(line.is_sidechain) {
@@ -294,11 +294,11 @@ impl ClaudeState {
         }
     }
 
-    fn assistant(&mut self, line: &Fields) -> bool {
+    fn assistant(&mut self, line: &Line) -> bool {
         if raw_true(line.is_sidechain) {
             return false;
         }
-        let message = Fields::of(line.message);
+        let message = object::<Line>(line.message);
         let wants = self.common.wants_details();
         let mut changed = false;
         if let Some(message) = &message {
@@ -323,7 +323,7 @@ impl ClaudeState {
         if wants {
             if let Some(parts) = message
                 .and_then(|m| m.content)
-                .and_then(|c| serde_json::from_str::<Vec<Fields>>(c.get()).ok())
+                .and_then(|c| serde_json::from_str::<Vec<Part>>(c.get()).ok())
             {
                 for part in parts {
                     match raw_str(part.kind).as_deref() {

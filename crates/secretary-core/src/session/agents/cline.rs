@@ -19,7 +19,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{raw_str, raw_time, whole_json_text, Common, Fields};
+use super::{object, raw_str, raw_time, whole_json_text, Common, Fields};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::record::{file_stem, push_capped, Got, HeaderRec};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
@@ -200,7 +200,7 @@ impl TaskState {
         if c.start.is_none() {
             c.start = ts;
         }
-        if let Some(info) = Fields::of(message.model_info) {
+        if let Some(info) = object::<Fields>(message.model_info) {
             if let Some(id) = raw_str(info.model_id).filter(|id| !id.is_empty()) {
                 c.model = Some(id);
             }

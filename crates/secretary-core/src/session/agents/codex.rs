@@ -15,7 +15,7 @@
 
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, Common, Fields, Turn};
+use super::{parse_line, raw_str, raw_time, Common, Line, Part, Turn};
 
 /// Blocks Codex sends as `user` messages that the person did not type.
 fn injected(text: &str) -> bool {
@@ -37,7 +37,7 @@ fn message_text(content: Option<&RawValue>) -> Option<String> {
     if let Some(text) = raw_str(Some(content)) {
         return Some(text);
     }
-    let parts = serde_json::from_str::<Vec<Fields>>(content.get()).ok()?;
+    let parts = serde_json::from_str::<Vec<Part>>(content.get()).ok()?;
     let texts: Vec<String> = parts
         .iter()
         .filter_map(|p| raw_str(p.text))
@@ -95,7 +95,7 @@ impl CodexState {
     }
 
     pub(crate) fn apply_line(&mut self, text: &str) -> Result<bool, String> {
-        let Some(line) = parse_line::<Fields>(text)? else {
+        let Some(line) = parse_line::<Line>(text)? else {
             return Ok(false);
         };
         let ts = raw_time(line.timestamp);
@@ -119,7 +119,7 @@ impl CodexState {
         let mut changed = self.common.line_at(ts);
         let payload = match line.payload {
             Some(raw) => Some(
-                serde_json::from_str::<Fields>(raw.get())
+                serde_json::from_str::<Line>(raw.get())
                     .map_err(|e| format!("unreadable `payload`: {e}"))?,
             ),
             None => None,
@@ -166,7 +166,7 @@ impl CodexState {
         Ok(changed)
     }
 
-    fn event(&mut self, p: Fields, ts: Option<i64>) -> bool {
+    fn event(&mut self, p: Line, ts: Option<i64>) -> bool {
         let wants = self.common.wants_details();
         match raw_str(p.kind).as_deref() {
             Some("user_message") => {
@@ -245,7 +245,7 @@ mod tests {
 
     /// A `payload` that is not an object is a skipped line with serde's reason. The text said
     /// "expected struct Payload" while Codex's payload had a struct of its own; since the agent
-    /// readers share one borrowed shape (`Fields`) it says what was expected.
+    /// readers share borrowed shapes (`Line`) it says what was expected.
     #[test]
     fn a_payload_that_is_not_an_object_is_a_skipped_line() {
         let mut state = CodexState::new(None);

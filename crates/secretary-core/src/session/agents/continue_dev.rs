@@ -14,7 +14,7 @@
 
 use serde_json::value::RawValue;
 
-use super::{member, raw_str, whole_json_text, Fields, WholeState};
+use super::{member, object, raw_str, whole_json_text, Fields, Part, WholeState};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
@@ -42,7 +42,7 @@ fn content_text(content: Option<&RawValue>) -> Option<String> {
     if content.get().starts_with('"') {
         return raw_str(Some(content));
     }
-    let parts: Vec<Fields> = serde_json::from_str(content.get()).ok()?;
+    let parts: Vec<Part> = serde_json::from_str(content.get()).ok()?;
     let texts: Vec<String> = parts
         .iter()
         .filter(|p| raw_str(p.kind).is_none_or(|k| k == "text"))
@@ -114,7 +114,7 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
     c.model = raw_str(session.chat_model_title).filter(|m| !m.is_empty());
     for item in items {
         // `{message: {role, content, toolCalls?}}`, `toolCalls` a list.
-        let message = Fields::of(Some(item)).and_then(|i| Fields::of(i.message));
+        let message = object::<Fields>(Some(item)).and_then(|i| object::<Fields>(i.message));
         let Some((message, tool_calls)) = message.and_then(|m| {
             let calls = member::<Vec<&RawValue>>(m.tool_calls).ok()?;
             Some((m, calls))

@@ -24,7 +24,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::{
-    counted, member, raw_str, raw_time, whole_dialog, whole_json_text, Common, Fields, Turn,
+    counted, member, object, raw_str, raw_time, whole_dialog, whole_json_text, Common, Fields, Turn,
 };
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
@@ -179,7 +179,7 @@ pub(crate) fn read(
         let data: ChatData = serde_json::from_str(value).map_err(json_error)?;
         // A tab: `{tabId, chatTitle, lastSendTime, bubbles: [...]}`.
         let found = data.tabs.unwrap_or_default().into_iter().find_map(|raw| {
-            let tab = Fields::of(Some(raw))?;
+            let tab: Fields = object(Some(raw))?;
             let bubbles: Option<Vec<&RawValue>> = member(tab.bubbles).ok()?;
             (raw_str(tab.tab_id).as_deref() == Some(id.as_str())).then_some((tab, bubbles))
         });
@@ -216,7 +216,7 @@ fn read_composer(state: &mut CursorState, composer: &Composer, rows: &[Row], id:
     }
     let prefix = format!("bubbleId:{id}:");
     for header in composer.headers.as_deref().unwrap_or_default() {
-        let bubble_id = Fields::of(Some(header)).and_then(|h| raw_str(h.bubble_id));
+        let bubble_id = object::<Fields>(Some(header)).and_then(|h| raw_str(h.bubble_id));
         let Some(bubble_id) = bubble_id else {
             state.odd += 1;
             continue;

@@ -21,7 +21,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, Common, Fields};
+use super::{parse_line, raw_str, raw_time, Common, Line, Part};
 
 #[derive(Default, Deserialize)]
 #[serde(default, bound(deserialize = "'de: 'a"))]
@@ -52,7 +52,7 @@ fn content_texts(content: &RawValue) -> Option<Vec<String>> {
     if content.get().starts_with('"') {
         return raw_str(Some(content)).map(|t| vec![t]);
     }
-    let parts: Vec<Fields> = serde_json::from_str(content.get()).ok()?;
+    let parts: Vec<Part> = serde_json::from_str(content.get()).ok()?;
     Some(parts.iter().filter_map(|p| raw_str(p.text)).collect())
 }
 
@@ -86,7 +86,7 @@ impl GeminiState {
     }
 
     pub(crate) fn apply_line(&mut self, text: &str) -> Result<bool, String> {
-        let Some(line) = parse_line::<Fields>(text)? else {
+        let Some(line) = parse_line::<Line>(text)? else {
             return Ok(false);
         };
         let c = &mut self.common;
@@ -119,7 +119,7 @@ impl GeminiState {
         }
     }
 
-    fn message(&mut self, line: &Fields) -> bool {
+    fn message(&mut self, line: &Line) -> bool {
         let c = &mut self.common;
         let ts = raw_time(line.timestamp);
         let mut changed = c.seen_at(ts);
@@ -162,7 +162,7 @@ pub(crate) fn recall_pending(bytes: &[u8], mark: &str) -> bool {
         let Ok(text) = std::str::from_utf8(line) else {
             continue;
         };
-        let Ok(Some(line)) = parse_line::<Fields>(text) else {
+        let Ok(Some(line)) = parse_line::<Line>(text) else {
             continue;
         };
         if let Some(set) = line.set {
@@ -172,7 +172,7 @@ pub(crate) fn recall_pending(bytes: &[u8], mark: &str) -> bool {
                 .unwrap_or_default();
             let mut compressed = false;
             for message in messages {
-                let Ok(Some(m)) = parse_line::<Fields>(message.get()) else {
+                let Ok(Some(m)) = parse_line::<Line>(message.get()) else {
                     continue;
                 };
                 let id = raw_str(m.id);

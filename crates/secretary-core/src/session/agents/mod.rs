@@ -12,7 +12,7 @@
 //!
 //! Why this module does not use the hand-written visitors of `de.rs`: these logs are small next to
 //! VS Code's sessions and their shapes move fast; every reader reads an object as one `serde`
-//! struct that borrows its members as `RawValue`s ([`Fields`]: no allocation for the skipped
+//! struct that borrows its members as `RawValue`s ([`Line`], [`Part`], [`Fields`]: no allocation for the skipped
 //! parts), which is easy to keep up to date and just as liberal.
 
 pub(crate) mod aider;
@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-pub(crate) use fields::{member, Fields, Raw};
+pub(crate) use fields::{member, object, Fields, Line, Part, Raw};
 
 use super::lines::{line_error, object_line, LineLog, LineSink};
 use super::model::{Dialog, Request, RequestStatus, SessionFormat};
@@ -379,7 +379,7 @@ impl Common {
         &mut self,
         text: &'t str,
     ) -> Result<Option<TypedLine<'t>>, String> {
-        let Some(fields) = parse_line::<Fields>(text)? else {
+        let Some(fields) = parse_line::<Line>(text)? else {
             return Ok(None);
         };
         let kind = raw_str(fields.kind).ok_or_else(|| "no line `type`".to_string())?;
@@ -402,7 +402,7 @@ pub(crate) fn replace_dialog(dialog: &mut Dialog, fresh: Dialog) -> bool {
 
 /// A line of a log whose every line has a `type`, as [`Common::typed_line`] reads it: its
 /// members, its `type`, its time, and whether it moved the last activity or named the session.
-pub(crate) type TypedLine<'t> = (Fields<'t>, String, Option<i64>, bool);
+pub(crate) type TypedLine<'t> = (Line<'t>, String, Option<i64>, bool);
 
 /// `"3 lines {rest}"`: what a reader skipped, counted, with `unit` in the plural when `n` is
 /// not 1; `None` when nothing was.

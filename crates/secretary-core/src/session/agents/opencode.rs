@@ -21,7 +21,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::{
-    member, raw_str, raw_time, raw_true, whole_json_text, Common, Fields, Raw, WholeState,
+    member, object, raw_str, raw_time, raw_true, whole_json_text, Common, Fields, Part, Raw,
+    WholeState,
 };
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
@@ -77,12 +78,12 @@ struct Message<'a> {
     id: Raw<'a>,
     info: Fields<'a>,
     time: Option<Fields<'a>>,
-    parts: Vec<Fields<'a>>,
+    parts: Vec<Part<'a>>,
 }
 
 impl<'a> Message<'a> {
     fn read(raw: &'a RawValue) -> Option<Self> {
-        let message = Fields::of(Some(raw))?;
+        let message: Fields = object(Some(raw))?;
         let info: Fields = member(message.info).ok()??;
         Some(Message {
             id: message.id,
@@ -112,7 +113,7 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState
         ));
     };
     // `{id, title, directory, parentID?, time: {created, updated}}`.
-    let (info, time) = Fields::of(Some(info))
+    let (info, time) = object::<Fields>(Some(info))
         .and_then(|info| Some((member::<Fields>(info.time).ok()?, info)))
         .map(|(time, info)| (info, time))
         .ok_or_else(|| SessionError::NotASession("`info` is not an object".into()))?;

@@ -9,12 +9,12 @@
 
 use serde_json::value::RawValue;
 
-use super::{member, raw_str, Common, Fields};
+use super::{member, object, raw_str, Common, Line, Part};
 
 /// The text parts of a message, `None` when it carries a function response (a tool result).
 fn message_text(message: Option<&RawValue>) -> Option<String> {
-    let message = Fields::of(message)?;
-    let parts: Vec<Fields> = member(message.parts).ok()??;
+    let message: Line = object(message)?;
+    let parts: Vec<Part> = member(message.parts).ok()??;
     if parts.iter().any(|p| p.function_response.is_some()) {
         return None;
     }
