@@ -107,33 +107,6 @@ enum Step {
     Closed(usize),
 }
 
-/// What is at the start of a container value: its entries (from [`Step`]), or, when the value is
-/// not the container wanted, `Whole`: what serde read from the whole value (its leniency, its
-/// diagnostics) and where the value ends.
-enum Opened<T> {
-    Entries(Step),
-    Whole(T, usize),
-}
-
-/// Opens the container `open`...`close` at `at` (whitespace allowed before it); any other value
-/// is read whole by `read`.
-fn open<T>(
-    text: &str,
-    at: usize,
-    (open, close): (u8, u8),
-    read: impl FnOnce(
-        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
-    ) -> Result<T, serde_json::Error>,
-) -> Scan<Opened<T>> {
-    let b = text.as_bytes();
-    let at = ws(b, at);
-    if b.get(at) != Some(&open) {
-        let end = skip_value(b, at)?;
-        return Ok(Opened::Whole(with_slice(text, at, end, read)?, end));
-    }
-    Ok(Opened::Entries(first_entry(b, at, close)))
-}
-
 /// The first entry of the container whose opening bracket is at `open_at`.
 fn first_entry(b: &[u8], open_at: usize, close: u8) -> Step {
     let at = ws(b, open_at + 1);
@@ -155,6 +128,62 @@ fn next_entry(b: &[u8], end: usize, close: u8) -> Scan<Step> {
     }
 }
 
+/// Walks the entries of the container whose opening bracket is at `open_at` (`close` ends it):
+/// `entry` reads the one starting where it is told and answers where it ends. The position just
+/// past the container.
+fn walk(
+    b: &[u8],
+    open_at: usize,
+    close: u8,
+    mut entry: impl FnMut(usize) -> Scan<usize>,
+) -> Scan<usize> {
+    let mut step = first_entry(b, open_at, close);
+    loop {
+        match step {
+            Step::Entry(at) => step = next_entry(b, entry(at)?, close)?,
+            Step::Closed(end) => return Ok(end),
+        }
+    }
+}
+
+/// What [`container`] found: a value serde read whole (not the container wanted), or the
+/// container walked, both with the position just past the value.
+enum Walked<T> {
+    Whole(T, usize),
+    Entries(usize),
+}
+
+impl<T> Walked<T> {
+    /// The value read and where it ends: serde's, or `walked` (what the entries built).
+    fn or(self, walked: T) -> (T, usize) {
+        match self {
+            Walked::Whole(got, end) => (got, end),
+            Walked::Entries(end) => (walked, end),
+        }
+    }
+}
+
+/// The container `open`...`close` at `at` (whitespace allowed before it), each entry read by
+/// `entry` (see [`walk`]); any other value is read whole by `whole`, with serde's leniency and
+/// diagnostics.
+fn container<T>(
+    text: &str,
+    at: usize,
+    (open, close): (u8, u8),
+    whole: impl FnOnce(
+        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+    ) -> Result<T, serde_json::Error>,
+    entry: impl FnMut(usize) -> Scan<usize>,
+) -> Scan<Walked<T>> {
+    let b = text.as_bytes();
+    let at = ws(b, at);
+    if b.get(at) != Some(&open) {
+        let end = skip_value(b, at)?;
+        return Ok(Walked::Whole(with_slice(text, at, end, whole)?, end));
+    }
+    Ok(Walked::Entries(walk(b, at, close, entry)?))
+}
+
 /// The `requests` value at `at`: an array walked here, anything else read by serde.
 pub(crate) fn requests(
     text: &str,
@@ -162,50 +191,41 @@ pub(crate) fn requests(
     detail: Detail,
 ) -> Scan<(Got<Vec<ReqRecord>>, usize)> {
     let b = text.as_bytes();
-    let mut step = match open(text, at, (b'[', b']'), |de| {
-        ReqsSeed { detail }.deserialize(de)
-    })? {
-        Opened::Entries(step) => step,
-        Opened::Whole(got, end) => return Ok((got, end)),
-    };
     let mut out = Vec::new();
-    loop {
-        let at = match step {
-            Step::Entry(at) => at,
-            Step::Closed(end) => return Ok((Got::Val(out), end)),
-        };
-        let with_response = detail.wants(out.len());
-        if out.len() >= super::MAX_REQUESTS {
-            // Past the cap: stepped over, never built (see `MAX_REQUESTS`).
-            step = next_entry(b, skip_value(b, at)?, b']')?;
-            continue;
-        }
-        let (rec, end) = if b.get(at) == Some(&b'{') && !with_response {
-            request(text, at)?
-        } else {
-            let end = skip_value(b, at)?;
-            let rec = with_slice(text, at, end, |de| {
-                ReqSeed { with_response }.deserialize(de)
-            })?;
-            (rec, end)
-        };
-        out.push(rec);
-        step = next_entry(b, end, b']')?;
-    }
+    let walked = container(
+        text,
+        at,
+        (b'[', b']'),
+        |de| ReqsSeed { detail }.deserialize(de),
+        |at| {
+            if out.len() >= super::MAX_REQUESTS {
+                // Past the cap: stepped over, never built (see `MAX_REQUESTS`).
+                return skip_value(b, at);
+            }
+            let with_response = detail.wants(out.len());
+            let (rec, end) = if b.get(at) == Some(&b'{') && !with_response {
+                request(text, at)?
+            } else {
+                let end = skip_value(b, at)?;
+                let rec = with_slice(text, at, end, |de| {
+                    ReqSeed { with_response }.deserialize(de)
+                })?;
+                (rec, end)
+            };
+            out.push(rec);
+            Ok(end)
+        },
+    )?;
+    Ok(walked.or(Got::Val(out)))
 }
 
 /// One request object at `at` (its `{`), without its response.
 pub(crate) fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
     let b = text.as_bytes();
     let mut rec = ReqRecord::default();
-    let mut step = first_entry(b, at, b'}');
-    loop {
-        let at = match step {
-            Step::Entry(at) => at,
-            Step::Closed(end) => return Ok((rec, end)),
-        };
+    let end = walk(b, at, b'}', |at| {
         let (key, value_at) = key(text, at)?;
-        let end = match ReqField::from_key(key, false) {
+        Ok(match ReqField::from_key(key, false) {
             Some(ReqField::Result) => {
                 let (result, end) = result(text, value_at)?;
                 rec.result = Some(result);
@@ -217,32 +237,31 @@ pub(crate) fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
                 end
             }
             None => skip_value(b, value_at)?,
-        };
-        step = next_entry(b, end, b'}')?;
-    }
+        })
+    })?;
+    Ok((rec, end))
 }
 
 /// A request's `result`: only `errorDetails` is kept, so its (often huge) `metadata` is skipped
 /// here rather than walked by serde.
 pub(crate) fn result(text: &str, at: usize) -> Scan<(Got<ResultRec>, usize)> {
     let b = text.as_bytes();
-    let mut step = match open(text, at, (b'{', b'}'), |de| obj_from::<ResultRec, _>(de))? {
-        Opened::Entries(step) => step,
-        Opened::Whole(got, end) => return Ok((got, end)),
-    };
     let mut rec = ResultRec::default();
-    loop {
-        let at = match step {
-            Step::Entry(at) => at,
-            Step::Closed(end) => return Ok((Got::Val(rec), end)),
-        };
-        let (key, value_at) = key(text, at)?;
-        let end = skip_value(b, value_at)?;
-        if key == "errorDetails" {
-            rec.error_details = Some(with_slice(text, value_at, end, |de| obj_from(de))?);
-        }
-        step = next_entry(b, end, b'}')?;
-    }
+    let walked = container(
+        text,
+        at,
+        (b'{', b'}'),
+        |de| obj_from(de),
+        |at| {
+            let (key, value_at) = key(text, at)?;
+            let end = skip_value(b, value_at)?;
+            if key == "errorDetails" {
+                rec.error_details = Some(with_slice(text, value_at, end, |de| obj_from(de))?);
+            }
+            Ok(end)
+        },
+    )?;
+    Ok(walked.or(Got::Val(rec)))
 }
 
 #[cfg(test)]
