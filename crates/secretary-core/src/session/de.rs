@@ -737,9 +737,43 @@ fn put<'de, R, T, D: Deserializer<'de>>(
     Ok(())
 }
 
-impl ReqRecord {
+/// A record with a field table (see [`FieldOp`]): reading a field, a `.jsonl` set and a delete are
+/// written once, here, over each record's `field`.
+pub(crate) trait Record: Default {
+    type Field: Copy;
+
     /// The field table: does `op` on `field` of this record.
-    pub(crate) fn field<'de, D: Deserializer<'de>>(
+    fn field<'de, D: Deserializer<'de>>(
+        &mut self,
+        field: Self::Field,
+        op: FieldOp<'_, Self, D>,
+    ) -> Result<(), D::Error>;
+
+    /// Reads `field`'s value from `de` into this record.
+    fn read_field<'de, D: Deserializer<'de>>(
+        &mut self,
+        field: Self::Field,
+        de: D,
+    ) -> Result<(), D::Error> {
+        self.field(field, FieldOp::Read(de))
+    }
+
+    /// Moves `field` from `other` into this record (a `.jsonl` set, applied once its line parsed).
+    fn take_field(&mut self, field: Self::Field, other: &mut Self) {
+        // A move reads nothing: it cannot fail.
+        let _ = self.field::<NoRead>(field, FieldOp::MoveFrom(other));
+    }
+
+    /// Removes `field` (a `.jsonl` delete).
+    fn clear_field(&mut self, field: Self::Field) {
+        self.take_field(field, &mut Self::default());
+    }
+}
+
+impl Record for ReqRecord {
+    type Field = ReqField;
+
+    fn field<'de, D: Deserializer<'de>>(
         &mut self,
         field: ReqField,
         op: FieldOp<'_, ReqRecord, D>,
@@ -770,26 +804,6 @@ impl ReqRecord {
                 |r| &mut r.response,
             ),
         }
-    }
-
-    /// Reads `field`'s value from `de` into this record.
-    pub(crate) fn read_field<'de, D: Deserializer<'de>>(
-        &mut self,
-        field: ReqField,
-        de: D,
-    ) -> Result<(), D::Error> {
-        self.field(field, FieldOp::Read(de))
-    }
-
-    /// Moves `field` from `other` into this record (a `.jsonl` set, applied once its line parsed).
-    pub(crate) fn take_field(&mut self, field: ReqField, other: &mut ReqRecord) {
-        // A move reads nothing: it cannot fail.
-        let _ = self.field::<NoRead>(field, FieldOp::MoveFrom(other));
-    }
-
-    /// Removes `field` (a `.jsonl` delete).
-    pub(crate) fn clear_field(&mut self, field: ReqField) {
-        self.take_field(field, &mut ReqRecord::default());
     }
 }
 
@@ -939,9 +953,10 @@ impl HeaderField {
     }
 }
 
-impl HeaderRec {
-    /// The field table: does `op` on `field` of this header (see [`FieldOp`]).
-    pub(crate) fn field<'de, D: Deserializer<'de>>(
+impl Record for HeaderRec {
+    type Field = HeaderField;
+
+    fn field<'de, D: Deserializer<'de>>(
         &mut self,
         field: HeaderField,
         op: FieldOp<'_, HeaderRec, D>,
@@ -962,23 +977,6 @@ impl HeaderRec {
                 &mut h.initial_location
             }),
         }
-    }
-
-    pub(crate) fn read_field<'de, D: Deserializer<'de>>(
-        &mut self,
-        field: HeaderField,
-        de: D,
-    ) -> Result<(), D::Error> {
-        self.field(field, FieldOp::Read(de))
-    }
-
-    pub(crate) fn take_field(&mut self, field: HeaderField, other: &mut HeaderRec) {
-        // A move reads nothing: it cannot fail.
-        let _ = self.field::<NoRead>(field, FieldOp::MoveFrom(other));
-    }
-
-    pub(crate) fn clear_field(&mut self, field: HeaderField) {
-        self.take_field(field, &mut HeaderRec::default());
     }
 }
 

@@ -12,7 +12,7 @@
 
 use serde::de::DeserializeSeed;
 
-use super::de::{obj_from, Detail, HeaderField, ReqField, ReqSeed, ReqsSeed, TopRaw};
+use super::de::{obj_from, Detail, HeaderField, Record, ReqField, ReqSeed, ReqsSeed, TopRaw};
 use super::record::{Got, ReqRecord, ResultRec};
 use super::scan::{expect, skip_value, string_body, ws, Bail, Scan};
 

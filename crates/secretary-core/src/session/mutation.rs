@@ -23,8 +23,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::de::{
-    l_from, obj_from, Detail, HeaderField, Key, PartSeed, PartsSeed, Prim, ReqField, ReqSeed,
-    ReqsSeed, RespPartSeed, ResponseSeed, TopRaw, TopSeed, L,
+    l_from, obj_from, Detail, HeaderField, Key, PartSeed, PartsSeed, Prim, Record, ReqField,
+    ReqSeed, ReqsSeed, RespPartSeed, ResponseSeed, TopRaw, TopSeed, L,
 };
 use super::lines::{line_error, object_line, LineSink};
 use super::model::{Dialog, DialogStatus, SessionFormat};
