@@ -710,48 +710,100 @@ impl ReqField {
     }
 }
 
-impl ReqRecord {
-    /// Reads `field`'s value from `de` into this record.
-    pub(crate) fn read_field<'de, D: Deserializer<'de>>(
+/// What a record's field table ([`ReqRecord::field`], [`HeaderRec::field`]) does with one kept
+/// field: read it from a value, or move it from another record of the same kind (a `.jsonl` set,
+/// applied once its line parsed; a delete moves it from an empty record). Why one table for both:
+/// a field added to a record is then read, set and deleted alike, by one line.
+pub(crate) enum FieldOp<'o, R, D> {
+    Read(D),
+    MoveFrom(&'o mut R),
+}
+
+/// The deserializer type of a [`FieldOp::MoveFrom`], which reads nothing (so it cannot fail).
+type NoRead = serde::de::value::UnitDeserializer<serde::de::value::Error>;
+
+/// Does `op` on one field: `slot` in this record, `of` the same slot in another, `read` how its
+/// value is read.
+fn put<'de, R, T, D: Deserializer<'de>>(
+    slot: &mut Option<T>,
+    op: FieldOp<'_, R, D>,
+    read: impl FnOnce(D) -> Result<T, D::Error>,
+    of: impl FnOnce(&mut R) -> &mut Option<T>,
+) -> Result<(), D::Error> {
+    *slot = match op {
+        FieldOp::Read(de) => Some(read(de)?),
+        FieldOp::MoveFrom(other) => of(other).take(),
+    };
+    Ok(())
+}
+
+/// A record with a field table (see [`FieldOp`]): reading a field, a `.jsonl` set and a delete are
+/// written once, here, over each record's `field`.
+pub(crate) trait Record: Default {
+    type Field: Copy;
+
+    /// The field table: does `op` on `field` of this record.
+    fn field<'de, D: Deserializer<'de>>(
         &mut self,
-        field: ReqField,
+        field: Self::Field,
+        op: FieldOp<'_, Self, D>,
+    ) -> Result<(), D::Error>;
+
+    /// Reads `field`'s value from `de` into this record.
+    fn read_field<'de, D: Deserializer<'de>>(
+        &mut self,
+        field: Self::Field,
         de: D,
     ) -> Result<(), D::Error> {
-        match field {
-            ReqField::RequestId => self.request_id = Some(l_from(de)?),
-            ReqField::Timestamp => self.timestamp = Some(l_from(de)?),
-            ReqField::Message => self.message = Some(MsgSeed.deserialize(de)?),
-            ReqField::ModelId => self.model_id = Some(l_from(de)?),
-            ReqField::Agent => self.agent = Some(obj_from(de)?),
-            ReqField::ModelState => self.model_state = Some(obj_from(de)?),
-            ReqField::IsCanceled => self.is_canceled = Some(l_from(de)?),
-            ReqField::Result => self.result = Some(obj_from(de)?),
-            ReqField::LegacyError => self.legacy_error = Some(obj_from(de)?),
-            ReqField::Response => self.response = Some(ResponseSeed.deserialize(de)?),
-        }
-        Ok(())
+        self.field(field, FieldOp::Read(de))
     }
 
     /// Moves `field` from `other` into this record (a `.jsonl` set, applied once its line parsed).
-    pub(crate) fn take_field(&mut self, field: ReqField, other: &mut ReqRecord) {
-        match field {
-            ReqField::RequestId => self.request_id = other.request_id.take(),
-            ReqField::Timestamp => self.timestamp = other.timestamp.take(),
-            ReqField::Message => self.message = other.message.take(),
-            ReqField::ModelId => self.model_id = other.model_id.take(),
-            ReqField::Agent => self.agent = other.agent.take(),
-            ReqField::ModelState => self.model_state = other.model_state.take(),
-            ReqField::IsCanceled => self.is_canceled = other.is_canceled.take(),
-            ReqField::Result => self.result = other.result.take(),
-            ReqField::LegacyError => self.legacy_error = other.legacy_error.take(),
-            ReqField::Response => self.response = other.response.take(),
-        }
+    fn take_field(&mut self, field: Self::Field, other: &mut Self) {
+        // A move reads nothing: it cannot fail.
+        let _ = self.field::<NoRead>(field, FieldOp::MoveFrom(other));
     }
 
     /// Removes `field` (a `.jsonl` delete).
-    pub(crate) fn clear_field(&mut self, field: ReqField) {
-        let mut empty = ReqRecord::default();
-        self.take_field(field, &mut empty);
+    fn clear_field(&mut self, field: Self::Field) {
+        self.take_field(field, &mut Self::default());
+    }
+}
+
+impl Record for ReqRecord {
+    type Field = ReqField;
+
+    fn field<'de, D: Deserializer<'de>>(
+        &mut self,
+        field: ReqField,
+        op: FieldOp<'_, ReqRecord, D>,
+    ) -> Result<(), D::Error> {
+        match field {
+            ReqField::RequestId => put(&mut self.request_id, op, l_from, |r| &mut r.request_id),
+            ReqField::Timestamp => put(&mut self.timestamp, op, l_from, |r| &mut r.timestamp),
+            ReqField::Message => put(
+                &mut self.message,
+                op,
+                |de| MsgSeed.deserialize(de),
+                |r| &mut r.message,
+            ),
+            ReqField::ModelId => put(&mut self.model_id, op, l_from, |r| &mut r.model_id),
+            ReqField::Agent => put(&mut self.agent, op, obj_from, |r| &mut r.agent),
+            ReqField::ModelState => {
+                put(&mut self.model_state, op, obj_from, |r| &mut r.model_state)
+            }
+            ReqField::IsCanceled => put(&mut self.is_canceled, op, l_from, |r| &mut r.is_canceled),
+            ReqField::Result => put(&mut self.result, op, obj_from, |r| &mut r.result),
+            ReqField::LegacyError => put(&mut self.legacy_error, op, obj_from, |r| {
+                &mut r.legacy_error
+            }),
+            ReqField::Response => put(
+                &mut self.response,
+                op,
+                |de| ResponseSeed.deserialize(de),
+                |r| &mut r.response,
+            ),
+        }
     }
 }
 
@@ -901,37 +953,30 @@ impl HeaderField {
     }
 }
 
-impl HeaderRec {
-    pub(crate) fn read_field<'de, D: Deserializer<'de>>(
+impl Record for HeaderRec {
+    type Field = HeaderField;
+
+    fn field<'de, D: Deserializer<'de>>(
         &mut self,
         field: HeaderField,
-        de: D,
+        op: FieldOp<'_, HeaderRec, D>,
     ) -> Result<(), D::Error> {
         match field {
-            HeaderField::Version => self.version = Some(l_from(de)?),
-            HeaderField::SessionId => self.session_id = Some(l_from(de)?),
-            HeaderField::CreationDate => self.creation_date = Some(l_from(de)?),
-            HeaderField::LastMessageDate => self.last_message_date = Some(l_from(de)?),
-            HeaderField::CustomTitle => self.custom_title = Some(l_from(de)?),
-            HeaderField::InitialLocation => self.initial_location = Some(l_from(de)?),
+            HeaderField::Version => put(&mut self.version, op, l_from, |h| &mut h.version),
+            HeaderField::SessionId => put(&mut self.session_id, op, l_from, |h| &mut h.session_id),
+            HeaderField::CreationDate => put(&mut self.creation_date, op, l_from, |h| {
+                &mut h.creation_date
+            }),
+            HeaderField::LastMessageDate => put(&mut self.last_message_date, op, l_from, |h| {
+                &mut h.last_message_date
+            }),
+            HeaderField::CustomTitle => {
+                put(&mut self.custom_title, op, l_from, |h| &mut h.custom_title)
+            }
+            HeaderField::InitialLocation => put(&mut self.initial_location, op, l_from, |h| {
+                &mut h.initial_location
+            }),
         }
-        Ok(())
-    }
-
-    pub(crate) fn take_field(&mut self, field: HeaderField, other: &mut HeaderRec) {
-        match field {
-            HeaderField::Version => self.version = other.version.take(),
-            HeaderField::SessionId => self.session_id = other.session_id.take(),
-            HeaderField::CreationDate => self.creation_date = other.creation_date.take(),
-            HeaderField::LastMessageDate => self.last_message_date = other.last_message_date.take(),
-            HeaderField::CustomTitle => self.custom_title = other.custom_title.take(),
-            HeaderField::InitialLocation => self.initial_location = other.initial_location.take(),
-        }
-    }
-
-    pub(crate) fn clear_field(&mut self, field: HeaderField) {
-        let mut empty = HeaderRec::default();
-        self.take_field(field, &mut empty);
     }
 }
 

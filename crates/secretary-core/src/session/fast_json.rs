@@ -12,7 +12,7 @@
 
 use serde::de::DeserializeSeed;
 
-use super::de::{obj_from, Detail, HeaderField, ReqField, ReqSeed, ReqsSeed, TopRaw};
+use super::de::{obj_from, Detail, HeaderField, Record, ReqField, ReqSeed, ReqsSeed, TopRaw};
 use super::record::{Got, ReqRecord, ResultRec};
 use super::scan::{expect, skip_value, string_body, ws, Bail, Scan};
 
@@ -101,6 +101,89 @@ pub(crate) fn with_slice<T>(
     Ok(value)
 }
 
+/// Where a walk over a container's entries is: at the next entry, or past the closing bracket.
+enum Step {
+    Entry(usize),
+    Closed(usize),
+}
+
+/// The first entry of the container whose opening bracket is at `open_at`.
+fn first_entry(b: &[u8], open_at: usize, close: u8) -> Step {
+    let at = ws(b, open_at + 1);
+    if b.get(at) == Some(&close) {
+        Step::Closed(at + 1)
+    } else {
+        Step::Entry(at)
+    }
+}
+
+/// After an entry that ends at `end`: the next one (after a comma), or past the `close`ing
+/// bracket; anything else bails.
+fn next_entry(b: &[u8], end: usize, close: u8) -> Scan<Step> {
+    let at = ws(b, end);
+    match b.get(at) {
+        Some(b',') => Ok(Step::Entry(ws(b, at + 1))),
+        Some(&c) if c == close => Ok(Step::Closed(at + 1)),
+        _ => Err(Bail),
+    }
+}
+
+/// Walks the entries of the container whose opening bracket is at `open_at` (`close` ends it):
+/// `entry` reads the one starting where it is told and answers where it ends. The position just
+/// past the container.
+fn walk(
+    b: &[u8],
+    open_at: usize,
+    close: u8,
+    mut entry: impl FnMut(usize) -> Scan<usize>,
+) -> Scan<usize> {
+    let mut step = first_entry(b, open_at, close);
+    loop {
+        match step {
+            Step::Entry(at) => step = next_entry(b, entry(at)?, close)?,
+            Step::Closed(end) => return Ok(end),
+        }
+    }
+}
+
+/// What [`container`] found: a value serde read whole (not the container wanted), or the
+/// container walked, both with the position just past the value.
+enum Walked<T> {
+    Whole(T, usize),
+    Entries(usize),
+}
+
+impl<T> Walked<T> {
+    /// The value read and where it ends: serde's, or `walked` (what the entries built).
+    fn or(self, walked: T) -> (T, usize) {
+        match self {
+            Walked::Whole(got, end) => (got, end),
+            Walked::Entries(end) => (walked, end),
+        }
+    }
+}
+
+/// The container `open`...`close` at `at` (whitespace allowed before it), each entry read by
+/// `entry` (see [`walk`]); any other value is read whole by `whole`, with serde's leniency and
+/// diagnostics.
+fn container<T>(
+    text: &str,
+    at: usize,
+    (open, close): (u8, u8),
+    whole: impl FnOnce(
+        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+    ) -> Result<T, serde_json::Error>,
+    entry: impl FnMut(usize) -> Scan<usize>,
+) -> Scan<Walked<T>> {
+    let b = text.as_bytes();
+    let at = ws(b, at);
+    if b.get(at) != Some(&open) {
+        let end = skip_value(b, at)?;
+        return Ok(Walked::Whole(with_slice(text, at, end, whole)?, end));
+    }
+    Ok(Walked::Entries(walk(b, at, close, entry)?))
+}
+
 /// The `requests` value at `at`: an array walked here, anything else read by serde.
 pub(crate) fn requests(
     text: &str,
@@ -108,62 +191,41 @@ pub(crate) fn requests(
     detail: Detail,
 ) -> Scan<(Got<Vec<ReqRecord>>, usize)> {
     let b = text.as_bytes();
-    let at = ws(b, at);
-    if b.get(at) != Some(&b'[') {
-        let end = skip_value(b, at)?;
-        let got = with_slice(text, at, end, |de| ReqsSeed { detail }.deserialize(de))?;
-        return Ok((got, end));
-    }
     let mut out = Vec::new();
-    let mut at = ws(b, at + 1);
-    if b.get(at) == Some(&b']') {
-        return Ok((Got::Val(out), at + 1));
-    }
-    loop {
-        at = ws(b, at);
-        let with_response = detail.wants(out.len());
-        if out.len() >= super::MAX_REQUESTS {
-            // Past the cap: stepped over, never built (see `MAX_REQUESTS`).
-            at = ws(b, skip_value(b, at)?);
-            match b.get(at) {
-                Some(b',') => {
-                    at += 1;
-                    continue;
-                }
-                Some(b']') => return Ok((Got::Val(out), at + 1)),
-                _ => return Err(Bail),
+    let walked = container(
+        text,
+        at,
+        (b'[', b']'),
+        |de| ReqsSeed { detail }.deserialize(de),
+        |at| {
+            if out.len() >= super::MAX_REQUESTS {
+                // Past the cap: stepped over, never built (see `MAX_REQUESTS`).
+                return skip_value(b, at);
             }
-        }
-        let (rec, end) = if b.get(at) == Some(&b'{') && !with_response {
-            request(text, at)?
-        } else {
-            let end = skip_value(b, at)?;
-            let rec = with_slice(text, at, end, |de| {
-                ReqSeed { with_response }.deserialize(de)
-            })?;
-            (rec, end)
-        };
-        out.push(rec);
-        at = ws(b, end);
-        match b.get(at) {
-            Some(b',') => at += 1,
-            Some(b']') => return Ok((Got::Val(out), at + 1)),
-            _ => return Err(Bail),
-        }
-    }
+            let with_response = detail.wants(out.len());
+            let (rec, end) = if b.get(at) == Some(&b'{') && !with_response {
+                request(text, at)?
+            } else {
+                let end = skip_value(b, at)?;
+                let rec = with_slice(text, at, end, |de| {
+                    ReqSeed { with_response }.deserialize(de)
+                })?;
+                (rec, end)
+            };
+            out.push(rec);
+            Ok(end)
+        },
+    )?;
+    Ok(walked.or(Got::Val(out)))
 }
 
 /// One request object at `at` (its `{`), without its response.
 pub(crate) fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
     let b = text.as_bytes();
     let mut rec = ReqRecord::default();
-    let mut at = ws(b, at + 1);
-    if b.get(at) == Some(&b'}') {
-        return Ok((rec, at + 1));
-    }
-    loop {
+    let end = walk(b, at, b'}', |at| {
         let (key, value_at) = key(text, at)?;
-        at = match ReqField::from_key(key, false) {
+        Ok(match ReqField::from_key(key, false) {
             Some(ReqField::Result) => {
                 let (result, end) = result(text, value_at)?;
                 rec.result = Some(result);
@@ -175,44 +237,31 @@ pub(crate) fn request(text: &str, at: usize) -> Scan<(ReqRecord, usize)> {
                 end
             }
             None => skip_value(b, value_at)?,
-        };
-        at = ws(b, at);
-        match b.get(at) {
-            Some(b',') => at += 1,
-            Some(b'}') => return Ok((rec, at + 1)),
-            _ => return Err(Bail),
-        }
-    }
+        })
+    })?;
+    Ok((rec, end))
 }
 
 /// A request's `result`: only `errorDetails` is kept, so its (often huge) `metadata` is skipped
 /// here rather than walked by serde.
 pub(crate) fn result(text: &str, at: usize) -> Scan<(Got<ResultRec>, usize)> {
     let b = text.as_bytes();
-    let at = ws(b, at);
-    if b.get(at) != Some(&b'{') {
-        let end = skip_value(b, at)?;
-        let got = with_slice(text, at, end, |de| obj_from::<ResultRec, _>(de))?;
-        return Ok((got, end));
-    }
     let mut rec = ResultRec::default();
-    let mut at = ws(b, at + 1);
-    if b.get(at) == Some(&b'}') {
-        return Ok((Got::Val(rec), at + 1));
-    }
-    loop {
-        let (key, value_at) = key(text, at)?;
-        let end = skip_value(b, value_at)?;
-        if key == "errorDetails" {
-            rec.error_details = Some(with_slice(text, value_at, end, |de| obj_from(de))?);
-        }
-        at = ws(b, end);
-        match b.get(at) {
-            Some(b',') => at += 1,
-            Some(b'}') => return Ok((Got::Val(rec), at + 1)),
-            _ => return Err(Bail),
-        }
-    }
+    let walked = container(
+        text,
+        at,
+        (b'{', b'}'),
+        |de| obj_from(de),
+        |at| {
+            let (key, value_at) = key(text, at)?;
+            let end = skip_value(b, value_at)?;
+            if key == "errorDetails" {
+                rec.error_details = Some(with_slice(text, value_at, end, |de| obj_from(de))?);
+            }
+            Ok(end)
+        },
+    )?;
+    Ok(walked.or(Got::Val(rec)))
 }
 
 #[cfg(test)]

@@ -23,8 +23,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::de::{
-    l_from, obj_from, Detail, HeaderField, Key, PartSeed, PartsSeed, Prim, ReqField, ReqSeed,
-    ReqsSeed, RespPartSeed, ResponseSeed, TopRaw, TopSeed, L,
+    l_from, obj_from, Detail, HeaderField, Key, PartSeed, PartsSeed, Prim, Record, ReqField,
+    ReqSeed, ReqsSeed, RespPartSeed, ResponseSeed, TopRaw, TopSeed, L,
 };
 use super::lines::{line_error, object_line, LineSink};
 use super::model::{Dialog, DialogStatus, SessionFormat};
@@ -808,28 +808,6 @@ impl MutationState {
         }
     }
 
-    /// Updates `dialog` from the state, rebuilding only the requests that changed. Returns
-    /// whether anything visible changed. `extra_diags` are the log's own diagnostics (skipped
-    /// lines, a cut-off last line).
-    pub(crate) fn refresh_dialog(
-        &mut self,
-        dialog: &mut Dialog,
-        file_name: &str,
-        extra_diags: Vec<String>,
-    ) -> bool {
-        let mut changed = self.rebuild_requests(dialog);
-        let before = header_fields(dialog);
-        let mut header_notes = Vec::new();
-        fill_dialog_fields(dialog, file_name, &self.header, &mut header_notes);
-        changed |= before != header_fields(dialog);
-        let diagnostics = self.diagnostics(extra_diags, &header_notes);
-        if dialog.diagnostics != diagnostics {
-            dialog.diagnostics = diagnostics;
-            changed = true;
-        }
-        changed
-    }
-
     /// Rebuilds the requests marked dirty (every one after a whole change) and drops those past
     /// the end; `true` when any changed.
     fn rebuild_requests(&mut self, dialog: &mut Dialog) -> bool {
@@ -1135,8 +1113,21 @@ fn delete_sub(rec: &mut ReqRecord, sub: Sub) -> Result<(), String> {
 }
 
 impl LineSink for MutationState {
+    /// Updates `dialog` from the state, rebuilding only the requests that changed. Returns
+    /// whether anything visible changed. `extra_diags` are the log's own diagnostics (skipped
+    /// lines, a cut-off last line).
     fn refresh(&mut self, dialog: &mut Dialog, file_name: &str, extra_diags: Vec<String>) -> bool {
-        self.refresh_dialog(dialog, file_name, extra_diags)
+        let mut changed = self.rebuild_requests(dialog);
+        let before = header_fields(dialog);
+        let mut header_notes = Vec::new();
+        fill_dialog_fields(dialog, file_name, &self.header, &mut header_notes);
+        changed |= before != header_fields(dialog);
+        let diagnostics = self.diagnostics(extra_diags, &header_notes);
+        if dialog.diagnostics != diagnostics {
+            dialog.diagnostics = diagnostics;
+            changed = true;
+        }
+        changed
     }
 
     fn apply_line(&mut self, text: &str) -> Result<bool, String> {

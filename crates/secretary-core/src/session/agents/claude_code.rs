@@ -22,50 +22,9 @@
 //! matched by name ([`LOCAL_COMMANDS`]). A command that expands into a prompt (`/init`, a custom
 //! command: its expansion follows as a meta line) is a request: the model answers it.
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{line_kind, parse_line, raw_str, raw_time, raw_true, Common, TypedPart};
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Line<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a RawValue>,
-    #[serde(rename = "sessionId")]
-    session_id: Option<&'a RawValue>,
-    cwd: Option<&'a RawValue>,
-    timestamp: Option<&'a RawValue>,
-    uuid: Option<&'a RawValue>,
-    #[serde(rename = "isMeta")]
-    is_meta: Option<&'a RawValue>,
-    #[serde(rename = "isSidechain")]
-    is_sidechain: Option<&'a RawValue>,
-    #[serde(rename = "isCompactSummary")]
-    is_compact_summary: Option<&'a RawValue>,
-    #[serde(rename = "isVisibleInTranscriptOnly")]
-    transcript_only: Option<&'a RawValue>,
-    message: Option<&'a RawValue>,
-    attachment: Option<&'a RawValue>,
-    summary: Option<&'a RawValue>,
-    #[serde(rename = "customTitle")]
-    custom_title: Option<&'a RawValue>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Message<'a> {
-    content: Option<&'a RawValue>,
-    model: Option<&'a RawValue>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Attachment<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a RawValue>,
-    prompt: Option<&'a RawValue>,
-}
+use super::{object, raw_str, raw_true, Common, Line, Part};
 
 /// What a user line's content is.
 enum Content {
@@ -201,7 +160,7 @@ fn classify(content: &RawValue) -> Content {
             None => Content::NotAPrompt,
         };
     }
-    let Ok(parts) = serde_json::from_str::<Vec<TypedPart>>(raw) else {
+    let Ok(parts) = serde_json::from_str::<Vec<Part>>(raw) else {
         return Content::NotAPrompt;
     };
     let mut texts = Vec::new();
@@ -241,13 +200,10 @@ impl ClaudeState {
     }
 
     pub(crate) fn apply_line(&mut self, text: &str) -> Result<bool, String> {
-        let Some(line) = parse_line::<Line>(text)? else {
+        let Some((line, kind, ts, mut changed)) = self.common.typed_line(text)? else {
             return Ok(false);
         };
-        let kind = line_kind(line.kind)?;
         let c = &mut self.common;
-        let ts = raw_time(line.timestamp);
-        let mut changed = c.session_line(ts, line.session_id);
         // The folder the session was started in: the first `cwd` (later lines follow the shell's
         // `cd`s, which do not move the session to another project).
         if !raw_true(line.is_sidechain) {
@@ -305,10 +261,7 @@ impl ClaudeState {
         {
             return false;
         }
-        let Some(message) = line
-            .message
-            .and_then(|m| serde_json::from_str::<Message>(m.get()).ok())
-        else {
+        let Some(message) = object::<Line>(line.message) else {
             return false;
         };
         let Some(content) = message.content else {
@@ -329,10 +282,7 @@ impl ClaudeState {
     }
 
     fn attachment(&mut self, line: &Line, ts: Option<i64>) -> bool {
-        let Some(att) = line
-            .attachment
-            .and_then(|a| serde_json::from_str::<Attachment>(a.get()).ok())
-        else {
+        let Some(att) = object::<Line>(line.attachment) else {
             return false;
         };
         if raw_str(att.kind).as_deref() != Some("queued_command") || raw_true(line.is_sidechain) {
@@ -348,9 +298,7 @@ impl ClaudeState {
         if raw_true(line.is_sidechain) {
             return false;
         }
-        let message = line
-            .message
-            .and_then(|m| serde_json::from_str::<Message>(m.get()).ok());
+        let message = object::<Line>(line.message);
         let wants = self.common.wants_details();
         let mut changed = false;
         if let Some(message) = &message {
@@ -375,7 +323,7 @@ impl ClaudeState {
         if wants {
             if let Some(parts) = message
                 .and_then(|m| m.content)
-                .and_then(|c| serde_json::from_str::<Vec<TypedPart>>(c.get()).ok())
+                .and_then(|c| serde_json::from_str::<Vec<Part>>(c.get()).ok())
             {
                 for part in parts {
                     match raw_str(part.kind).as_deref() {

@@ -19,7 +19,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{raw_str, raw_time, whole_json_text, Common};
+use super::{object, raw_str, raw_time, whole_json_text, Common, Fields};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::record::{file_stem, push_capped, Got, HeaderRec};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
@@ -77,26 +77,6 @@ pub(crate) fn task_id(file_name: &str) -> String {
         Some(folder) if !folder.is_empty() => folder.to_string(),
         _ => file_stem(file_name),
     }
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Message<'a> {
-    ts: Option<&'a RawValue>,
-    #[serde(rename = "type")]
-    kind: Option<&'a RawValue>,
-    say: Option<&'a RawValue>,
-    ask: Option<&'a RawValue>,
-    text: Option<&'a RawValue>,
-    #[serde(rename = "modelInfo")]
-    model_info: Option<&'a RawValue>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct ModelInfo<'a> {
-    #[serde(rename = "modelId")]
-    model_id: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -210,7 +190,7 @@ impl TaskState {
     }
 
     fn apply(&mut self, raw: &RawValue) {
-        let Ok(message) = serde_json::from_str::<Message>(raw.get()) else {
+        let Ok(message) = serde_json::from_str::<Fields>(raw.get()) else {
             self.odd += 1;
             return;
         };
@@ -220,10 +200,7 @@ impl TaskState {
         if c.start.is_none() {
             c.start = ts;
         }
-        if let Some(info) = message
-            .model_info
-            .and_then(|m| serde_json::from_str::<ModelInfo>(m.get()).ok())
-        {
+        if let Some(info) = object::<Fields>(message.model_info) {
             if let Some(id) = raw_str(info.model_id).filter(|id| !id.is_empty()) {
                 c.model = Some(id);
             }

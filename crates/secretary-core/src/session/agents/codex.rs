@@ -13,38 +13,9 @@
 //! the `user` messages are the requests, minus the injected blocks (`<environment_context>`,
 //! `<user_instructions>`, `# AGENTS.md instructions`, ...).
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, Common, TextPart, Turn};
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Line<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a RawValue>,
-    timestamp: Option<&'a RawValue>,
-    payload: Option<&'a RawValue>,
-    // The envelope-less older shape: the item's own fields at the top.
-    role: Option<&'a RawValue>,
-    content: Option<&'a RawValue>,
-    id: Option<&'a RawValue>,
-    record_type: Option<&'a RawValue>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Payload<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a RawValue>,
-    id: Option<&'a RawValue>,
-    cwd: Option<&'a RawValue>,
-    timestamp: Option<&'a RawValue>,
-    model: Option<&'a RawValue>,
-    message: Option<&'a RawValue>,
-    role: Option<&'a RawValue>,
-    content: Option<&'a RawValue>,
-}
+use super::{parse_line, raw_str, raw_time, Common, Line, Part, Turn};
 
 /// Blocks Codex sends as `user` messages that the person did not type.
 fn injected(text: &str) -> bool {
@@ -66,7 +37,7 @@ fn message_text(content: Option<&RawValue>) -> Option<String> {
     if let Some(text) = raw_str(Some(content)) {
         return Some(text);
     }
-    let parts = serde_json::from_str::<Vec<TextPart>>(content.get()).ok()?;
+    let parts = serde_json::from_str::<Vec<Part>>(content.get()).ok()?;
     let texts: Vec<String> = parts
         .iter()
         .filter_map(|p| raw_str(p.text))
@@ -148,7 +119,7 @@ impl CodexState {
         let mut changed = self.common.line_at(ts);
         let payload = match line.payload {
             Some(raw) => Some(
-                serde_json::from_str::<Payload>(raw.get())
+                serde_json::from_str::<Line>(raw.get())
                     .map_err(|e| format!("unreadable `payload`: {e}"))?,
             ),
             None => None,
@@ -195,7 +166,7 @@ impl CodexState {
         Ok(changed)
     }
 
-    fn event(&mut self, p: Payload, ts: Option<i64>) -> bool {
+    fn event(&mut self, p: Line, ts: Option<i64>) -> bool {
         let wants = self.common.wants_details();
         match raw_str(p.kind).as_deref() {
             Some("user_message") => {
@@ -265,5 +236,22 @@ impl CodexState {
             }
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `payload` that is not an object is a skipped line with serde's reason. The text said
+    /// "expected struct Payload" while Codex's payload had a struct of its own; since the agent
+    /// readers share borrowed shapes (`Line`) it says what was expected.
+    #[test]
+    fn a_payload_that_is_not_an_object_is_a_skipped_line() {
+        let mut state = CodexState::new(None);
+        assert_eq!(
+            state.apply_line(r#"{"type":"event_msg","payload":"x"}"#),
+            Err("unreadable `payload`: invalid type: string \"x\", expected an object at line 1 column 3".to_string())
+        );
     }
 }

@@ -12,10 +12,9 @@
 //! `workspaceDirectory`, a path or (newer versions) a `file://` URI. The messages carry no times:
 //! the host's file time stands for the last activity.
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{counted, raw_str, whole_dialog, whole_json_text, Common, TypedPart};
+use super::{member, object, raw_str, whole_json_text, Fields, Part, WholeState};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
@@ -37,42 +36,13 @@ pub(crate) fn detect(file_name: &str) -> bool {
 /// `Untitled Session` (the `cn` CLI 1.5.47).
 const PLACEHOLDER_TITLES: &[&str] = &["New Session", "Untitled Session"];
 
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Session<'a> {
-    #[serde(rename = "sessionId")]
-    session_id: Option<&'a RawValue>,
-    title: Option<&'a RawValue>,
-    #[serde(rename = "workspaceDirectory")]
-    workspace_directory: Option<&'a RawValue>,
-    #[serde(rename = "chatModelTitle")]
-    chat_model_title: Option<&'a RawValue>,
-    history: Option<&'a RawValue>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Item<'a> {
-    message: Option<&'a RawValue>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Message<'a> {
-    role: Option<&'a RawValue>,
-    content: Option<&'a RawValue>,
-    /// The `cn` CLI's tool calls, on the assistant message (it writes no `tool` messages).
-    #[serde(rename = "toolCalls")]
-    tool_calls: Option<Vec<&'a RawValue>>,
-}
-
 /// The text of a message's `content`: a string, or its text parts joined.
 fn content_text(content: Option<&RawValue>) -> Option<String> {
     let content = content?;
     if content.get().starts_with('"') {
         return raw_str(Some(content));
     }
-    let parts: Vec<TypedPart> = serde_json::from_str(content.get()).ok()?;
+    let parts: Vec<Part> = serde_json::from_str(content.get()).ok()?;
     let texts: Vec<String> = parts
         .iter()
         .filter(|p| raw_str(p.kind).is_none_or(|k| k == "text"))
@@ -118,18 +88,14 @@ pub(crate) fn folder_of(value: &str) -> Option<String> {
     Some(if windows { path[1..].to_string() } else { path })
 }
 
-/// The reduced state of a Continue session.
-#[derive(Debug, Clone)]
-pub(crate) struct ContinueState {
-    pub common: Common,
-    /// History items that are not `{message: {role, ...}}`.
-    odd: usize,
-}
+/// The reduced state of a Continue session: `odd` counts the history items that are not
+/// `{message: {role, ...}}`.
+pub(crate) type ContinueState = WholeState;
 
 /// Reads a whole session file.
 pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState, SessionError> {
     let text = whole_json_text(bytes, "an object", "a Continue session object")?;
-    let session: Session = serde_json::from_str(&text).map_err(json_error)?;
+    let session: Fields = serde_json::from_str(&text).map_err(json_error)?;
     let Some(history) = session.history else {
         return Err(SessionError::NotASession(
             "a JSON object without `history`".into(),
@@ -140,21 +106,19 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
             "`history` is not an array".into(),
         ));
     };
-    let mut state = ContinueState {
-        common: Common::new(details),
-        odd: 0,
-    };
+    let mut state = WholeState::new(details);
     let c = &mut state.common;
     c.session_id = raw_str(session.session_id).filter(|id| !id.is_empty());
     c.title = raw_str(session.title).filter(|t| !PLACEHOLDER_TITLES.contains(&t.as_str()));
     c.folder = raw_str(session.workspace_directory).and_then(|w| folder_of(&w));
     c.model = raw_str(session.chat_model_title).filter(|m| !m.is_empty());
     for item in items {
-        let message = serde_json::from_str::<Item>(item.get())
-            .ok()
-            .and_then(|i| i.message)
-            .and_then(|m| serde_json::from_str::<Message>(m.get()).ok());
-        let Some(message) = message else {
+        // `{message: {role, content, toolCalls?}}`, `toolCalls` a list.
+        let message = object::<Fields>(Some(item)).and_then(|i| object::<Fields>(i.message));
+        let Some((message, tool_calls)) = message.and_then(|m| {
+            let calls = member::<Vec<&RawValue>>(m.tool_calls).ok()?;
+            Some((m, calls))
+        }) else {
             state.odd += 1;
             continue;
         };
@@ -176,7 +140,7 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
                 if let Some(turn) = c.turns.last_mut() {
                     turn.done = true;
                     if wants {
-                        turn.tool_calls += message.tool_calls.map_or(0, |calls| calls.len());
+                        turn.tool_calls += tool_calls.map_or(0, |calls| calls.len());
                     }
                 }
             }
@@ -191,18 +155,8 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<ContinueState
 
 /// The dialog of a session read by [`read`].
 pub(crate) fn dialog(state: &ContinueState, file_name: &str) -> Dialog {
-    let skipped = Vec::from_iter(counted(
-        state.odd,
-        "history item",
-        "without a message skipped",
-    ));
-    whole_dialog(
-        &state.common,
-        SessionFormat::Continue,
-        file_name,
-        &skipped,
-        ("message", "role"),
-    )
+    let skipped = ("history item", "without a message skipped");
+    state.dialog(SessionFormat::Continue, file_name, skipped)
 }
 
 #[cfg(test)]

@@ -23,7 +23,9 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{counted, raw_str, raw_time, whole_dialog, whole_json_text, Common, Turn};
+use super::{
+    counted, member, object, raw_str, raw_time, whole_dialog, whole_json_text, Common, Fields, Turn,
+};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
@@ -73,18 +75,6 @@ struct ChatData<'a> {
 
 #[derive(Default, Deserialize)]
 #[serde(default, bound(deserialize = "'de: 'a"))]
-struct Tab<'a> {
-    #[serde(rename = "tabId")]
-    tab_id: Option<&'a RawValue>,
-    #[serde(rename = "chatTitle")]
-    chat_title: Option<&'a RawValue>,
-    #[serde(rename = "lastSendTime")]
-    last_send_time: Option<&'a RawValue>,
-    bubbles: Option<Vec<&'a RawValue>>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
 struct ComposerList<'a> {
     #[serde(rename = "allComposers")]
     all_composers: Option<Vec<&'a RawValue>>,
@@ -103,27 +93,6 @@ struct Composer<'a> {
     conversation: Option<Vec<&'a RawValue>>,
     #[serde(rename = "fullConversationHeadersOnly")]
     headers: Option<Vec<&'a RawValue>>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Header<'a> {
-    #[serde(rename = "bubbleId")]
-    bubble_id: Option<&'a RawValue>,
-}
-
-/// A message, in any of the three generations.
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Bubble<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a RawValue>,
-    text: Option<&'a RawValue>,
-    #[serde(rename = "createdAt")]
-    created_at: Option<&'a RawValue>,
-    #[serde(rename = "bubbleId")]
-    bubble_id: Option<&'a RawValue>,
-    id: Option<&'a RawValue>,
 }
 
 /// Who wrote a bubble.
@@ -208,16 +177,17 @@ pub(crate) fn read(
     }
     if let Some(Some(value)) = value_of(CHAT_DATA_KEY) {
         let data: ChatData = serde_json::from_str(value).map_err(json_error)?;
+        // A tab: `{tabId, chatTitle, lastSendTime, bubbles: [...]}`.
         let found = data.tabs.unwrap_or_default().into_iter().find_map(|raw| {
-            serde_json::from_str::<Tab>(raw.get())
-                .ok()
-                .filter(|t| raw_str(t.tab_id).as_deref() == Some(id.as_str()))
+            let tab: Fields = object(Some(raw))?;
+            let bubbles: Option<Vec<&RawValue>> = member(tab.bubbles).ok()?;
+            (raw_str(tab.tab_id).as_deref() == Some(id.as_str())).then_some((tab, bubbles))
         });
-        if let Some(tab) = found {
+        if let Some((tab, bubbles)) = found {
             let c = &mut state.common;
             c.title = raw_str(tab.chat_title).filter(|t| !t.trim().is_empty());
             c.last_event = raw_time(tab.last_send_time);
-            for bubble in tab.bubbles.unwrap_or_default() {
+            for bubble in bubbles.unwrap_or_default() {
                 apply_bubble(&mut state, bubble.get());
             }
             return Ok(state);
@@ -246,9 +216,7 @@ fn read_composer(state: &mut CursorState, composer: &Composer, rows: &[Row], id:
     }
     let prefix = format!("bubbleId:{id}:");
     for header in composer.headers.as_deref().unwrap_or_default() {
-        let bubble_id = serde_json::from_str::<Header>(header.get())
-            .ok()
-            .and_then(|h| raw_str(h.bubble_id));
+        let bubble_id = object::<Fields>(Some(header)).and_then(|h| raw_str(h.bubble_id));
         let Some(bubble_id) = bubble_id else {
             state.odd += 1;
             continue;
@@ -268,7 +236,7 @@ fn read_composer(state: &mut CursorState, composer: &Composer, rows: &[Row], id:
 /// One message: a request when the person wrote it and it has text, else the answer to the
 /// last request.
 fn apply_bubble(state: &mut CursorState, text: &str) {
-    let Ok(bubble) = serde_json::from_str::<Bubble>(text) else {
+    let Ok(bubble) = serde_json::from_str::<Fields>(text) else {
         state.odd += 1;
         return;
     };

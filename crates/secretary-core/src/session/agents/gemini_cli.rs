@@ -21,26 +21,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{parse_line, raw_str, raw_time, Common, TextPart};
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Line<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a RawValue>,
-    #[serde(rename = "sessionId")]
-    session_id: Option<&'a RawValue>,
-    #[serde(rename = "projectHash")]
-    project_hash: Option<&'a RawValue>,
-    #[serde(rename = "startTime")]
-    start_time: Option<&'a RawValue>,
-    id: Option<&'a RawValue>,
-    timestamp: Option<&'a RawValue>,
-    content: Option<&'a RawValue>,
-    model: Option<&'a RawValue>,
-    #[serde(rename = "$set")]
-    set: Option<&'a RawValue>,
-}
+use super::{parse_line, raw_str, raw_time, Common, Line, Part};
 
 #[derive(Default, Deserialize)]
 #[serde(default, bound(deserialize = "'de: 'a"))]
@@ -71,7 +52,7 @@ fn content_texts(content: &RawValue) -> Option<Vec<String>> {
     if content.get().starts_with('"') {
         return raw_str(Some(content)).map(|t| vec![t]);
     }
-    let parts: Vec<TextPart> = serde_json::from_str(content.get()).ok()?;
+    let parts: Vec<Part> = serde_json::from_str(content.get()).ok()?;
     Some(parts.iter().filter_map(|p| raw_str(p.text)).collect())
 }
 

@@ -11,10 +11,9 @@
 //! skipped and counted in a diagnostic, never a failure.
 //!
 //! Why this module does not use the hand-written visitors of `de.rs`: these logs are small next to
-//! VS Code's sessions and their shapes move fast; small `serde` structs that borrow `RawValue`s
-//! (no allocation for the skipped parts) are easy to keep up to date and just as liberal. Each
-//! says once, `#[serde(default, bound(deserialize = "'de: 'a"))]`, that every member may be
-//! missing and borrows from the line, rather than `#[serde(borrow, default)]` on every member.
+//! VS Code's sessions and their shapes move fast; every reader reads an object as one `serde`
+//! struct that borrows its members as `RawValue`s ([`Line`], [`Part`], [`Fields`]: no allocation for the skipped
+//! parts), which is easy to keep up to date and just as liberal.
 
 pub(crate) mod aider;
 pub(crate) mod claude_code;
@@ -23,6 +22,7 @@ pub(crate) mod codex;
 pub(crate) mod continue_dev;
 pub(crate) mod copilot_cli;
 pub(crate) mod cursor;
+pub(crate) mod fields;
 pub(crate) mod gemini_cli;
 pub(crate) mod opencode;
 pub(crate) mod qwen_code;
@@ -31,6 +31,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
+
+pub(crate) use fields::{member, object, Fields, Line, Part, Raw};
 
 use super::lines::{line_error, object_line, LineLog, LineSink};
 use super::model::{Dialog, Request, RequestStatus, SessionFormat};
@@ -343,16 +345,6 @@ impl Common {
         Some((response_text(&turn.markdown), turn.tool_calls))
     }
 
-    /// The dialog of a whole-file session read at once (OpenCode's), in `format`.
-    pub(crate) fn whole_dialog(
-        &self,
-        format: SessionFormat,
-        file_name: &str,
-        extra_diags: Vec<String>,
-    ) -> Dialog {
-        build(self, format, &self.turns, file_name, extra_diags)
-    }
-
     /// Builds the dialog from the state and its requests and replaces `dialog` when it differs.
     pub(crate) fn refresh(
         &self,
@@ -379,12 +371,22 @@ impl Common {
         )
     }
 
-    /// Counts a line of a log whose lines name the session (Claude Code's, Qwen Code's): notes
-    /// its time and takes the session id from the first line that names one; `true` when either
-    /// moved.
-    pub(crate) fn session_line(&mut self, ts: Option<i64>, session_id: Option<&RawValue>) -> bool {
+    /// The steps every reader of a log whose lines all carry a `type` and name the session
+    /// (Claude Code's, Qwen Code's) takes first: parses the line, counts it, notes its time and
+    /// takes the session id from the first line that names one. `None`: a blank line; an error:
+    /// why the line is skipped (not an object, malformed, no `type`).
+    pub(crate) fn typed_line<'t>(
+        &mut self,
+        text: &'t str,
+    ) -> Result<Option<TypedLine<'t>>, String> {
+        let Some(fields) = parse_line::<Line>(text)? else {
+            return Ok(None);
+        };
+        let kind = raw_str(fields.kind).ok_or_else(|| "no line `type`".to_string())?;
+        let ts = raw_time(fields.timestamp);
         let moved = self.line_at(ts);
-        self.first_session_id(session_id) | moved
+        let changed = self.first_session_id(fields.session_id) | moved;
+        Ok(Some((fields, kind, ts, changed)))
     }
 }
 
@@ -398,29 +400,9 @@ pub(crate) fn replace_dialog(dialog: &mut Dialog, fresh: Dialog) -> bool {
     true
 }
 
-/// A log line's `type`, which every line of Claude Code's and Qwen Code's logs has: a line
-/// without one is skipped with this reason.
-pub(crate) fn line_kind(raw: Option<&RawValue>) -> Result<String, String> {
-    raw_str(raw).ok_or_else(|| "no line `type`".to_string())
-}
-
-/// A content part as Gemini (`{text}`) and Codex (`{type, text}`, every kind read alike) write
-/// it: only its text counts.
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-pub(crate) struct TextPart<'a> {
-    pub text: Option<&'a RawValue>,
-}
-
-/// A content part `{type, text}` of Anthropic-style and OpenAI-style messages (Claude Code's,
-/// Continue's), where the kind decides whether the text is the person's.
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-pub(crate) struct TypedPart<'a> {
-    #[serde(rename = "type")]
-    pub kind: Option<&'a RawValue>,
-    pub text: Option<&'a RawValue>,
-}
+/// A line of a log whose every line has a `type`, as [`Common::typed_line`] reads it: its
+/// members, its `type`, its time, and whether it moved the last activity or named the session.
+pub(crate) type TypedLine<'t> = (Line<'t>, String, Option<i64>, bool);
 
 /// `"3 lines {rest}"`: what a reader skipped, counted, with `unit` in the plural when `n` is
 /// not 1; `None` when nothing was.
@@ -469,7 +451,43 @@ fn build(
     dialog
 }
 
-/// The dialog of a session read as a whole (Continue's sessions, Cursor's conversations): its
+/// The reduced state of a session read as a whole (Continue's, OpenCode's): what the readers
+/// share, and the items of the file that are not of the format's shape (skipped and counted).
+#[derive(Debug, Clone)]
+pub(crate) struct WholeState {
+    pub common: Common,
+    pub odd: usize,
+}
+
+impl WholeState {
+    pub(crate) fn new(details: Option<usize>) -> Self {
+        WholeState {
+            common: Common::new(details),
+            odd: 0,
+        }
+    }
+
+    /// Its dialog (see [`whole_dialog`]): what was skipped is said as `odd` `unit`s `rest`, the
+    /// unknown kinds as messages of unknown role.
+    pub(crate) fn dialog(
+        &self,
+        format: SessionFormat,
+        file_name: &str,
+        (unit, rest): (&str, &str),
+    ) -> Dialog {
+        let skipped = Vec::from_iter(counted(self.odd, unit, rest));
+        whole_dialog(
+            &self.common,
+            format,
+            file_name,
+            &skipped,
+            ("message", "role"),
+        )
+    }
+}
+
+/// The dialog of a session read as a whole (Continue's and OpenCode's sessions, Cursor's
+/// conversations): its
 /// requests and header fields from `common`; the diagnostics are the header's notes, then
 /// `skipped` (what the reader left out, said its own way), then the unknown kinds (`unit`s of
 /// unknown `kind`).

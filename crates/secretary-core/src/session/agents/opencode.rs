@@ -20,7 +20,10 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{counted, raw_str, raw_time, raw_true, whole_json_text, Common};
+use super::{
+    member, object, raw_str, raw_time, raw_true, whole_json_text, Common, Fields, Part, Raw,
+    WholeState,
+};
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
 
@@ -68,53 +71,27 @@ struct Export<'a> {
     messages: Option<Vec<&'a RawValue>>,
 }
 
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct SessionInfo<'a> {
-    id: Option<&'a RawValue>,
-    title: Option<&'a RawValue>,
-    directory: Option<&'a RawValue>,
-    #[serde(rename = "parentID")]
-    parent_id: Option<&'a RawValue>,
-    time: Option<Time<'a>>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Time<'a> {
-    created: Option<&'a RawValue>,
-    updated: Option<&'a RawValue>,
-    completed: Option<&'a RawValue>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
+/// A message `{id?, info: {id, role, time?: {created, completed?}, modelID?, error?}, parts: [{type,
+/// text?, synthetic?, ignored?}]}` (the hosts put the message's id beside its `info`: the database
+/// keeps it in a column); `None` when it is not of that shape.
 struct Message<'a> {
-    /// The hosts put the message's id beside its `info` (the database keeps it in a column).
-    id: Option<&'a RawValue>,
-    info: Option<MessageInfo<'a>>,
-    parts: Option<Vec<Part<'a>>>,
+    id: Raw<'a>,
+    info: Fields<'a>,
+    time: Option<Fields<'a>>,
+    parts: Vec<Part<'a>>,
 }
 
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct MessageInfo<'a> {
-    id: Option<&'a RawValue>,
-    role: Option<&'a RawValue>,
-    time: Option<Time<'a>>,
-    #[serde(rename = "modelID")]
-    model_id: Option<&'a RawValue>,
-    error: Option<&'a RawValue>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Part<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a RawValue>,
-    text: Option<&'a RawValue>,
-    synthetic: Option<&'a RawValue>,
-    ignored: Option<&'a RawValue>,
+impl<'a> Message<'a> {
+    fn read(raw: &'a RawValue) -> Option<Self> {
+        let message: Fields = object(Some(raw))?;
+        let info: Fields = member(message.info).ok()??;
+        Some(Message {
+            id: message.id,
+            time: member(info.time).ok()?,
+            parts: member(message.parts).ok()?.unwrap_or_default(),
+            info,
+        })
+    }
 }
 
 /// OpenCode's placeholder title of a session the model has not named yet.
@@ -122,13 +99,9 @@ fn placeholder_title(title: &str) -> bool {
     title.starts_with("New session - ") || title.starts_with("Child session - ")
 }
 
-/// The reduced state of an OpenCode session.
-#[derive(Debug, Clone)]
-pub(crate) struct OpenCodeState {
-    pub common: Common,
-    /// Messages that are not `{info: {role: user|assistant}, parts}`.
-    odd: usize,
-}
+/// The reduced state of an OpenCode session: `odd` counts the messages that are not `{info:
+/// {role: user|assistant}, parts}`.
+pub(crate) type OpenCodeState = WholeState;
 
 /// Reads a whole session (an export, or what a host read from the database).
 pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState, SessionError> {
@@ -139,43 +112,38 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState
             "a JSON object without `info` and `messages`".into(),
         ));
     };
-    let info: SessionInfo = serde_json::from_str(info.get())
-        .map_err(|_| SessionError::NotASession("`info` is not an object".into()))?;
+    // `{id, title, directory, parentID?, time: {created, updated}}`.
+    let (info, time) = object::<Fields>(Some(info))
+        .and_then(|info| Some((member::<Fields>(info.time).ok()?, info)))
+        .map(|(time, info)| (info, time))
+        .ok_or_else(|| SessionError::NotASession("`info` is not an object".into()))?;
     if let Some(parent) = raw_str(info.parent_id) {
         return Err(SessionError::NotASession(format!(
             "a sub-agent's session (parent {}): its prompts are the agent's, not the person's",
             crate::text::preview(&parent, 40)
         )));
     }
-    let mut state = OpenCodeState {
-        common: Common::new(details),
-        odd: 0,
-    };
+    let mut state = WholeState::new(details);
     let c = &mut state.common;
     c.session_id = raw_str(info.id).filter(|id| !id.is_empty());
     c.title = raw_str(info.title).filter(|t| !t.trim().is_empty() && !placeholder_title(t));
     c.folder = raw_str(info.directory).filter(|d| !d.is_empty() && d.len() <= 4096);
-    if let Some(time) = &info.time {
+    if let Some(time) = &time {
         c.start = raw_time(time.created);
         c.seen_at(raw_time(time.updated));
     }
     for message in messages {
-        let Ok(message) = serde_json::from_str::<Message>(message.get()) else {
-            state.odd += 1;
-            continue;
-        };
-        let Some(info) = message.info else {
+        let Some(message) = Message::read(message) else {
             state.odd += 1;
             continue;
         };
         let c = &mut state.common;
         c.events += 1;
-        let created = info.time.as_ref().and_then(|t| raw_time(t.created));
+        let created = message.time.as_ref().and_then(|t| raw_time(t.created));
         c.seen_at(created);
-        let parts = message.parts.unwrap_or_default();
-        match raw_str(info.role).as_deref() {
-            Some("user") => push_request(c, &info, message.id, &parts, created),
-            Some("assistant") => push_answer(c, &info, &parts),
+        match raw_str(message.info.role).as_deref() {
+            Some("user") => push_request(c, &message, created),
+            Some("assistant") => push_answer(c, &message),
             // `system` or a role of a newer version: not the person's, counted.
             _ => state.odd += 1,
         }
@@ -185,14 +153,9 @@ pub(crate) fn read(bytes: &[u8], details: Option<usize>) -> Result<OpenCodeState
 
 /// A user message: a request made of its text parts that are neither OpenCode's own notes
 /// (`synthetic`) nor `ignored`; nothing when none is left (a compaction marker, a file alone).
-fn push_request(
-    c: &mut Common,
-    info: &MessageInfo,
-    message_id: Option<&RawValue>,
-    parts: &[Part],
-    created: Option<i64>,
-) {
-    let texts: Vec<String> = parts
+fn push_request(c: &mut Common, message: &Message, created: Option<i64>) {
+    let texts: Vec<String> = message
+        .parts
         .iter()
         .filter(|p| raw_str(p.kind).as_deref() == Some("text"))
         .filter(|p| !raw_true(p.synthetic) && !raw_true(p.ignored))
@@ -203,7 +166,7 @@ fn push_request(
         return;
     }
     c.next_turn(
-        raw_str(info.id).or_else(|| raw_str(message_id)),
+        raw_str(message.info.id).or_else(|| raw_str(message.id)),
         text,
         created,
     );
@@ -211,8 +174,9 @@ fn push_request(
 
 /// An assistant message: the answer to the newest request, its tool calls, and whether it
 /// completed or failed.
-fn push_answer(c: &mut Common, info: &MessageInfo, parts: &[Part]) {
-    let completed = info.time.as_ref().and_then(|t| raw_time(t.completed));
+fn push_answer(c: &mut Common, message: &Message) {
+    let (info, parts) = (&message.info, &message.parts);
+    let completed = message.time.as_ref().and_then(|t| raw_time(t.completed));
     c.seen_at(completed);
     let wants = c.wants_details();
     let text = wants.then(|| {
@@ -242,14 +206,8 @@ fn push_answer(c: &mut Common, info: &MessageInfo, parts: &[Part]) {
 
 /// The dialog of a session read by [`read`].
 pub(crate) fn dialog(state: &OpenCodeState, file_name: &str) -> Dialog {
-    let extra = Vec::from_iter(counted(
-        state.odd,
-        "message",
-        "without a known `info.role` skipped",
-    ));
-    state
-        .common
-        .whole_dialog(format_of(file_name), file_name, extra)
+    let skipped = ("message", "without a known `info.role` skipped");
+    state.dialog(format_of(file_name), file_name, skipped)
 }
 
 #[cfg(test)]

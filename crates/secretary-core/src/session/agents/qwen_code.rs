@@ -7,44 +7,14 @@
 //! typed; other provenances are the harness's) and whose parts hold text, not function responses.
 //! The folder is each record's `cwd`, the first one counting.
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{line_kind, parse_line, raw_str, raw_time, Common};
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Line<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a RawValue>,
-    #[serde(rename = "sessionId")]
-    session_id: Option<&'a RawValue>,
-    uuid: Option<&'a RawValue>,
-    timestamp: Option<&'a RawValue>,
-    provenance: Option<&'a RawValue>,
-    cwd: Option<&'a RawValue>,
-    model: Option<&'a RawValue>,
-    message: Option<&'a RawValue>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Message<'a> {
-    parts: Option<Vec<Part<'a>>>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, bound(deserialize = "'de: 'a"))]
-struct Part<'a> {
-    text: Option<&'a RawValue>,
-    #[serde(rename = "functionResponse")]
-    function_response: Option<&'a RawValue>,
-}
+use super::{member, object, raw_str, Common, Line, Part};
 
 /// The text parts of a message, `None` when it carries a function response (a tool result).
 fn message_text(message: Option<&RawValue>) -> Option<String> {
-    let message: Message = serde_json::from_str(message?.get()).ok()?;
-    let parts = message.parts?;
+    let message: Line = object(message)?;
+    let parts: Vec<Part> = member(message.parts).ok()??;
     if parts.iter().any(|p| p.function_response.is_some()) {
         return None;
     }
@@ -67,13 +37,10 @@ impl QwenState {
     }
 
     pub(crate) fn apply_line(&mut self, text: &str) -> Result<bool, String> {
-        let Some(line) = parse_line::<Line>(text)? else {
+        let Some((line, kind, ts, mut changed)) = self.common.typed_line(text)? else {
             return Ok(false);
         };
-        let kind = line_kind(line.kind)?;
         let c = &mut self.common;
-        let ts = raw_time(line.timestamp);
-        let mut changed = c.session_line(ts, line.session_id);
         changed |= c.first_folder(line.cwd);
         match kind.as_str() {
             "user" => {
