@@ -12,6 +12,7 @@
 //   no WAL: there is none to read), which creates nothing.
 import * as fs from 'fs';
 import { pathToFileURL } from 'url';
+import { errorMessage } from '../log';
 
 /** The part of `node:sqlite`'s `DatabaseSync` used here (typed here: @types/node 20 has none). */
 export interface SqliteDatabase {
@@ -79,7 +80,7 @@ export function openReadOnly(file: string): SqliteDatabase {
 
 /** SQLite's message with what it means here ("database is locked": in use by its tool). */
 export function sqliteMessage(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   if (message.endsWith(')')) {
     return message; // said already
   }

@@ -3,6 +3,7 @@ import * as path from 'path';
 
 import type { StorageStat } from './chatStorage';
 import { isFile, type SessionFile } from './discovery';
+import { errorMessage } from '../log';
 
 /**
  * OpenCode keeps its sessions in a SQLite database, `opencode.db` in its data folder
@@ -141,7 +142,7 @@ export function openCodeSessionFiles(dataDir: string, problems?: Map<string, str
       .filter((file) => parseOpenCodePath(file) !== undefined)
       .map((file) => ({ path: file, workspace: undefined, kind: 'agent' as const }));
   } catch (err) {
-    problems?.set(db, err instanceof Error ? err.message : String(err));
+    problems?.set(db, errorMessage(err));
     return [];
   }
 }
