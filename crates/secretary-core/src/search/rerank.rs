@@ -79,7 +79,9 @@ impl Reranker {
     }
 
     /// Reorders `hits` (fused order, best first) by the model, each hit's score becoming the
-    /// logistic of its model score (so scores still fall down the list), and keeps `limit`.
+    /// logistic of its model score, and keeps `limit`. Hits beyond the depth keep their order,
+    /// their fused scores scaled to continue below the last reranked one, so that scores still
+    /// fall down the list.
     pub(crate) fn apply(
         &self,
         hits: &mut Vec<HybridHit>,
@@ -101,7 +103,16 @@ impl Reranker {
                 ..hits[i].clone()
             })
             .collect();
-        head.extend(hits.drain(n..));
+        let last = head.last().map_or(0.0, |h| h.score);
+        let boundary = n
+            .checked_sub(1)
+            .and_then(|i| hits.get(i))
+            .map_or(0.0, |h| h.score);
+        let scale = if boundary > 0.0 { last / boundary } else { 0.0 };
+        head.extend(hits.drain(n..).map(|h| HybridHit {
+            score: h.score * scale,
+            ..h
+        }));
         head.truncate(limit);
         *hits = head;
     }
@@ -231,6 +242,18 @@ mod tests {
         };
         assert_eq!(first(1.0), 1, "the name holds the query word");
         assert_eq!(first(-1.0), 0);
+    }
+
+    #[test]
+    fn scores_fall_past_the_reranked_depth() {
+        let docs: Vec<Document> = (0..30)
+            .map(|i| Document::new(format!("tool{i}"), format!("weather {}", "x ".repeat(i))))
+            .collect();
+        let hits = HybridIndex::build(&docs).search("weather", 30);
+        assert_eq!(hits.len(), 30);
+        for pair in hits.windows(2) {
+            assert!(pair[0].score >= pair[1].score, "{hits:?}");
+        }
     }
 
     #[test]
