@@ -105,7 +105,9 @@ impl HybridOptions {
 pub struct HybridHit {
     /// Index into the documents given to [`HybridIndex::build`].
     pub doc: usize,
-    /// Fused score; only comparable within one query.
+    /// Fused score, or with a reranker ([`HybridOptions::rerank`]) the logistic of its score for
+    /// the first results and the fused score scaled below it for the rest; falls down the list,
+    /// only comparable within one query.
     pub score: f32,
     /// The query words (lowercased, as typed) that matched this document lexically.
     pub matched: Vec<String>,
