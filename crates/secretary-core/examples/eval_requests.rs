@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use secretary_core::history::{push_dialog_documents, rank_with_dates, request_options};
 use secretary_core::search::embed::Table;
-use secretary_core::search::rerank::{Reranker, FEATURES, FEATURE_NAMES, QUADRATIC};
+use secretary_core::search::rerank::{self, Reranker, FEATURE_NAMES};
 use secretary_core::search::{Document, HybridIndex, HybridOptions, SearchOptions};
 
 struct Bench {
@@ -420,19 +420,9 @@ fn incremental(bench: &Bench) {
     );
 }
 
-/// Comma-separated numbers, the reranker weights to measure ([`FEATURES`] or [`QUADRATIC`]).
+/// The reranker weights to measure (see [`rerank::parse_weights`]), kept for the whole run.
 fn parse_weights(text: &str) -> Result<&'static [f32], String> {
-    let numbers: Vec<f32> = text
-        .split(',')
-        .map(|x| x.trim().parse::<f32>())
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("--rerank-weights: {e}"))?;
-    if numbers.len() != FEATURES && numbers.len() != QUADRATIC {
-        return Err(format!(
-            "--rerank-weights: need {FEATURES} or {QUADRATIC} numbers"
-        ));
-    }
-    Ok(Box::leak(numbers.into_boxed_slice()))
+    Ok(Box::leak(rerank::parse_weights(text)?.into_boxed_slice()))
 }
 
 /// Writes every question's first 20 candidates (the default ranker, without dates) with the

@@ -45,7 +45,7 @@ use std::time::Instant;
 
 use secretary_core::search::embed::Table;
 use secretary_core::search::eval::{parse_csv, rank_of, Metrics, MetricsBuilder};
-use secretary_core::search::rerank::{Reranker, FEATURES, FEATURE_NAMES, QUADRATIC};
+use secretary_core::search::rerank::{self, Reranker, FEATURE_NAMES};
 use secretary_core::search::{Document, HybridIndex, HybridOptions, Index, SearchOptions};
 
 struct Args {
@@ -147,19 +147,9 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// Comma-separated numbers, the reranker weights to measure ([`FEATURES`] or [`QUADRATIC`]).
+/// The reranker weights to measure (see [`rerank::parse_weights`]), kept for the whole run.
 fn parse_weights(text: &str) -> Result<&'static [f32], String> {
-    let numbers: Vec<f32> = text
-        .split(',')
-        .map(|x| x.trim().parse::<f32>())
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("--rerank-weights: {e}"))?;
-    if numbers.len() != FEATURES && numbers.len() != QUADRATIC {
-        return Err(format!(
-            "--rerank-weights: need {FEATURES} or {QUADRATIC} numbers"
-        ));
-    }
-    Ok(Box::leak(numbers.into_boxed_slice()))
+    Ok(Box::leak(rerank::parse_weights(text)?.into_boxed_slice()))
 }
 
 /// Writes, for every query, the hybrid's first 20 candidates with their reranker features and
@@ -621,7 +611,8 @@ fn main() -> ExitCode {
                  [--split-check] [--timing] [--errors N] [--k1 X] [--b X] [--name-weight X] \
                  [--tag-weight X] [--prefix-weight X] [--idf-power X] [--no-compounds] [--tune] \
                  [--hybrid] [--tune-hybrid] [--table PATH] [--semantic-weight X] \
-                 [--semantic-name-weight X] [--min-semantic X]"
+                 [--semantic-name-weight X] [--min-semantic X] [--dump-features PATH] \
+                 [--rerank-weights W1,W2,...]"
             );
             return ExitCode::from(2);
         }

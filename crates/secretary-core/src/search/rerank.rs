@@ -118,6 +118,23 @@ impl Reranker {
     }
 }
 
+/// Comma-separated weights as `scripts/rerank/fit.py` prints them, checked to be [`FEATURES`]
+/// or [`QUADRATIC`] numbers: what the eval examples' `--rerank-weights` measures.
+pub fn parse_weights(text: &str) -> Result<Vec<f32>, String> {
+    let numbers: Vec<f32> = text
+        .split(',')
+        .map(|x| x.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("--rerank-weights: {e}"))?;
+    if numbers.len() != FEATURES && numbers.len() != QUADRATIC {
+        return Err(format!(
+            "--rerank-weights: need {FEATURES} or {QUADRATIC} numbers, got {}",
+            numbers.len()
+        ));
+    }
+    Ok(numbers)
+}
+
 /// [`Reranker::TOOLS`]'s weights, as `scripts/rerank/fit.py` printed them.
 #[rustfmt::skip]
 const TOOL_WEIGHTS: [f32; QUADRATIC] = [
@@ -194,6 +211,14 @@ mod tests {
         let mut w = vec![0f32; QUADRATIC];
         w[at] = value;
         Box::leak(w.into_boxed_slice())
+    }
+
+    #[test]
+    fn weights_are_read_as_the_fit_script_prints_them() {
+        let linear = vec!["0.5"; FEATURES].join(", ");
+        assert_eq!(parse_weights(&linear), Ok(vec![0.5; FEATURES]));
+        assert!(parse_weights("1,2,3").is_err_and(|e| e.contains("got 3")));
+        assert!(parse_weights("1,x").is_err());
     }
 
     #[test]
