@@ -7,6 +7,7 @@
 //! cargo run --release -p secretary-core --example eval_requests -- --bench FILE.json \
 //!     [--split tune|report|all] [--tune] [--k1 X --b X --idf-power X --prefix-weight X
 //!     --semantic-weight X --context-weight X --min-semantic X] [--table PATH]
+//!     [--dump-features PATH] [--rerank-weights W1,W2,...]
 //! ```
 //!
 //! `FILE.json` is `{"dialogs": [{"id", "requests": [{"text", "timestamp"?}]}], "questions":
@@ -19,12 +20,17 @@
 //! grid-searches the context and semantic weights on the `tune` questions and prints the best on
 //! `report`. `--table PATH` ranks with another embedding table instead of the compiled-in one
 //! (a candidate from `scripts/embeddings/`), in every hybrid row and in `--tune`.
+//! `--dump-features PATH` writes every question's first 20 candidates with the reranker's
+//! features (`search::rerank`; `tune` questions as half A, `report` as B) for
+//! `scripts/rerank/fit.py`; `--rerank-weights` adds a row ranked with the weights it prints
+//! (requests have no reranker by default: measured in `docs/benchmarks.md`, not adopted).
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use secretary_core::history::{push_dialog_documents, rank_with_dates, request_options};
 use secretary_core::search::embed::Table;
+use secretary_core::search::rerank::{self, Reranker, FEATURE_NAMES};
 use secretary_core::search::{Document, HybridIndex, HybridOptions, SearchOptions};
 
 struct Bench {
@@ -237,6 +243,8 @@ fn run() -> Result<(), String> {
     let mut bench_path = None;
     let mut split = "report".to_string();
     let mut tune = false;
+    let mut dump: Option<String> = None;
+    let mut rerank: Option<&'static [f32]> = None;
     let mut overrides = Overrides(Vec::new());
     let mut table = Table::builtin();
     let mut it = std::env::args().skip(1);
@@ -251,6 +259,11 @@ fn run() -> Result<(), String> {
             }
             "--split" => split = it.next().ok_or("--split needs a value")?,
             "--tune" => tune = true,
+            "--dump-features" => dump = Some(it.next().ok_or("--dump-features needs a path")?),
+            "--rerank-weights" => {
+                let text = it.next().ok_or("--rerank-weights needs a value")?;
+                rerank = Some(parse_weights(&text)?)
+            }
             other if other.starts_with("--") => {
                 let v = it
                     .next()
@@ -279,6 +292,9 @@ fn run() -> Result<(), String> {
         questions.len()
     );
 
+    if let Some(out) = dump {
+        return dump_features(&bench, table, &out);
+    }
     if tune {
         let tune_set = pick("tune");
         let (docs, refs) = documents(&bench, true);
@@ -327,17 +343,25 @@ fn run() -> Result<(), String> {
         },
         context_weight: 0.0,
         min_semantic: 0.3,
+        rerank: None,
         ..HybridOptions::default()
     };
     let now = overrides.apply(request_options(true));
     let now_lexical = overrides.apply(request_options(false));
-    let rankers: [(&str, HybridOptions, bool, bool); 5] = [
+    let reranked = rerank.map(|weights| HybridOptions {
+        rerank: Some(Reranker { depth: 20, weights }),
+        ..now.clone()
+    });
+    let mut rankers: Vec<(&str, HybridOptions, bool, bool)> = vec![
         ("BM25 (k1 1.2, b 0.75), request text", bm25, false, false),
         ("before: hybrid, request text", before, false, false),
         ("now: lexical, context, dates", now_lexical, true, true),
         ("now: hybrid, context, no dates", now.clone(), true, false),
         ("now: hybrid, context, dates (default)", now, true, true),
     ];
+    if let Some(options) = reranked {
+        rankers.push(("reranked (--rerank-weights), dates", options, true, true));
+    }
     let all_times: Vec<Option<i64>> = bench.times.iter().flatten().copied().collect();
     for (name, options, context, dates) in rankers {
         let (docs, refs) = documents(&bench, context);
@@ -394,6 +418,36 @@ fn incremental(bench: &Bench) {
         reuse.iter().flatten().count(),
         grown_docs.len()
     );
+}
+
+/// The reranker weights to measure (see [`rerank::parse_weights`]), kept for the whole run.
+fn parse_weights(text: &str) -> Result<&'static [f32], String> {
+    Ok(Box::leak(rerank::parse_weights(text)?.into_boxed_slice()))
+}
+
+/// Writes every question's first 20 candidates (the default ranker, without dates) with the
+/// reranker's features as CSV for `scripts/rerank/fit.py`: `tune` questions as half A, `report`
+/// as B; label 1 for the evidence request.
+fn dump_features(bench: &Bench, table: &'static Table, path: &str) -> Result<(), String> {
+    let (docs, refs) = documents(bench, true);
+    let options = HybridOptions {
+        rerank: Some(Reranker {
+            depth: 20,
+            weights: &[],
+        }),
+        ..request_options(true)
+    };
+    let index = HybridIndex::with_table(&docs, options, table);
+    let mut out = format!("query,half,label,{}\n", FEATURE_NAMES.join(","));
+    for (i, q) in bench.questions.iter().enumerate() {
+        let half = if q.split == "tune" { "A" } else { "B" };
+        for (hit, features) in index.candidates(&q.text, 20) {
+            let cells: Vec<String> = features.iter().map(|f| format!("{f:.5}")).collect();
+            let label = u8::from(refs[hit.doc] == (q.dialog, q.request));
+            out.push_str(&format!("{i},{half},{label},{}\n", cells.join(",")));
+        }
+    }
+    std::fs::write(path, out).map_err(|e| format!("{path}: {e}"))
 }
 
 fn main() -> ExitCode {

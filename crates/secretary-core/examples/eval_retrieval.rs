@@ -25,6 +25,10 @@
 //!   with `--timing` on the 10,000-document catalog too;
 //! * `--tune-hybrid`: grid search over the semantic weight and name weight on half A, then the
 //!   best settings on half B.
+//! * `--dump-features PATH`: writes every query's first 20 fused candidates with the reranker's
+//!   features and labels as CSV, for `scripts/rerank/fit.py` (which fits on half A only);
+//!   `--rerank-weights W1,W2,...` measures the weights it prints instead of the compiled-in ones.
+//!   The `fused` rows are the hybrid without its reranker, in the same run.
 //!
 //! Figures with the defaults on the 10,320 dev queries: recall@1 0.443, recall@5 0.648,
 //! MRR@10 0.531 (halves: 0.648 / 0.648 recall@5). The README's plain TF-IDF reference is
@@ -41,6 +45,7 @@ use std::time::Instant;
 
 use secretary_core::search::embed::Table;
 use secretary_core::search::eval::{parse_csv, rank_of, Metrics, MetricsBuilder};
+use secretary_core::search::rerank::{self, Reranker, FEATURE_NAMES};
 use secretary_core::search::{Document, HybridIndex, HybridOptions, Index, SearchOptions};
 
 struct Args {
@@ -55,6 +60,8 @@ struct Args {
     tune_hybrid: bool,
     table: Option<String>,
     hybrid_options: HybridOptions,
+    dump_features: Option<String>,
+    rerank_weights: Option<&'static [f32]>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -70,6 +77,8 @@ fn parse_args() -> Result<Args, String> {
         tune_hybrid: false,
         table: None,
         hybrid_options: HybridOptions::default(),
+        dump_features: None,
+        rerank_weights: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -120,6 +129,14 @@ fn parse_args() -> Result<Args, String> {
                 args.hybrid_options.semantic_candidates = number("--semantic-candidates")? as usize
             }
             "--min-semantic" => args.hybrid_options.min_semantic = number("--min-semantic")?,
+            "--dump-features" => {
+                args.hybrid = true;
+                args.dump_features = Some(value("--dump-features")?)
+            }
+            "--rerank-weights" => {
+                args.hybrid = true;
+                args.rerank_weights = Some(parse_weights(&value("--rerank-weights")?)?)
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
         }
@@ -128,6 +145,39 @@ fn parse_args() -> Result<Args, String> {
         return Err("--catalog and --queries are required".into());
     }
     Ok(args)
+}
+
+/// The reranker weights to measure (see [`rerank::parse_weights`]), kept for the whole run.
+fn parse_weights(text: &str) -> Result<&'static [f32], String> {
+    Ok(Box::leak(rerank::parse_weights(text)?.into_boxed_slice()))
+}
+
+/// Writes, for every query, the hybrid's first 20 candidates with their reranker features and
+/// whether each is the right tool, as CSV (`query,half,label,<features>`): what
+/// `scripts/rerank/fit.py` fits the reranker on (half A only).
+fn dump_features(
+    path: &str,
+    index: &HybridIndex,
+    queries: &[(String, usize)],
+) -> Result<(), String> {
+    let (_, b) = split_halves(queries.len());
+    let mut in_b = vec![false; queries.len()];
+    for i in b {
+        in_b[i] = true;
+    }
+    let mut out = format!("query,half,label,{}\n", FEATURE_NAMES.join(","));
+    for (i, (query, tool)) in queries.iter().enumerate() {
+        for (hit, features) in index.candidates(query, 20) {
+            let cells: Vec<String> = features.iter().map(|f| format!("{f:.5}")).collect();
+            out.push_str(&format!(
+                "{i},{},{},{}\n",
+                if in_b[i] { "B" } else { "A" },
+                u8::from(hit.doc == *tool),
+                cells.join(",")
+            ));
+        }
+    }
+    std::fs::write(path, out).map_err(|e| format!("{path}: {e}"))
 }
 
 fn load_catalog(path: &str) -> Result<Vec<Document>, String> {
@@ -258,8 +308,17 @@ fn hybrid_report(
         sets.push(("half A", pick(&a)));
         sets.push(("half B", pick(&b)));
     }
+    let fused = HybridIndex::with_table(
+        docs,
+        HybridOptions {
+            rerank: None,
+            ..options.clone()
+        },
+        table,
+    );
     for (name, set) in &sets {
         println!("{name:7} semantic: {}", evaluate_semantic(&index, set));
+        println!("{name:7} fused:    {}", evaluate_hybrid(&fused, set));
         println!("{name:7} hybrid:   {}", evaluate_hybrid(&index, set));
     }
 }
@@ -315,15 +374,28 @@ fn timing_hybrid(
     table: &'static Table,
 ) {
     let big = synthesise(docs, 10_000);
+    let fused_options = HybridOptions {
+        rerank: None,
+        ..options.clone()
+    };
     let mut builds = Vec::new();
+    let mut fused_builds = Vec::new();
     let mut index = None;
     for _ in 0..5 {
+        let start = Instant::now();
+        std::hint::black_box(HybridIndex::with_table(&big, fused_options.clone(), table));
+        fused_builds.push(start.elapsed().as_secs_f64() * 1e3);
         let start = Instant::now();
         index = Some(HybridIndex::with_table(&big, options.clone(), table));
         builds.push(start.elapsed().as_secs_f64() * 1e3);
     }
     let Some(index) = index else { return };
     builds.sort_by(f64::total_cmp);
+    fused_builds.sort_by(f64::total_cmp);
+    println!(
+        "fused build (no reranker): median {:.1} ms",
+        fused_builds[fused_builds.len() / 2]
+    );
     // Quality on the large catalog: document i is a variant of tool i % n, so a query is found
     // at rank r when the r-th distinct tool among the results is its tool. Compares the
     // approximate first pass with exhaustive semantic scoring.
@@ -336,8 +408,10 @@ fn timing_hybrid(
         table,
     );
     let lexical = HybridIndex::with_table(&big, HybridOptions::lexical_only(), table);
+    let fused = HybridIndex::with_table(&big, fused_options, table);
     for (name, ix) in [
         ("lexical", &lexical),
+        ("fused", &fused),
         ("hybrid", &index),
         ("exhaustive", &exhaustive),
     ] {
@@ -361,9 +435,16 @@ fn timing_hybrid(
         builds[0],
         builds[builds.len() - 1]
     );
-    query_timing("hybrid timing", queries, |q| {
-        std::hint::black_box(index.search(q, 10));
-    });
+    // The fused order alone and with the reranker, one after the other, twice (the machine's
+    // load drifts).
+    for _ in 0..2 {
+        query_timing("fused timing", queries, |q| {
+            std::hint::black_box(fused.search(q, 10));
+        });
+        query_timing("hybrid timing", queries, |q| {
+            std::hint::black_box(index.search(q, 10));
+        });
+    }
 }
 
 /// Times `search` over the first 2,000 queries (after 200 warm-up calls) and prints p50, p90,
@@ -530,7 +611,8 @@ fn main() -> ExitCode {
                  [--split-check] [--timing] [--errors N] [--k1 X] [--b X] [--name-weight X] \
                  [--tag-weight X] [--prefix-weight X] [--idf-power X] [--no-compounds] [--tune] \
                  [--hybrid] [--tune-hybrid] [--table PATH] [--semantic-weight X] \
-                 [--semantic-name-weight X] [--min-semantic X]"
+                 [--semantic-name-weight X] [--min-semantic X] [--dump-features PATH] \
+                 [--rerank-weights W1,W2,...]"
             );
             return ExitCode::from(2);
         }
@@ -570,12 +652,30 @@ fn main() -> ExitCode {
     } else {
         None
     };
-    let hybrid_options = HybridOptions {
+    let mut hybrid_options = HybridOptions {
         lexical: args.options.clone(),
         ..args.hybrid_options.clone()
     };
+    if let Some(weights) = args.rerank_weights {
+        hybrid_options.rerank = Some(Reranker { depth: 20, weights });
+    }
     if let Some(table) = table {
         hybrid_report(&docs, &queries, &hybrid_options, table, args.split_check);
+        if let Some(path) = &args.dump_features {
+            // A reranker with no weights keeps the fused order and builds the field vectors.
+            let options = HybridOptions {
+                rerank: Some(Reranker {
+                    depth: 20,
+                    weights: &[],
+                }),
+                ..hybrid_options.clone()
+            };
+            let index = HybridIndex::with_table(&docs, options, table);
+            if let Err(e) = dump_features(path, &index, &queries) {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
         if args.tune_hybrid {
             tune_hybrid(&docs, &queries, &hybrid_options, table);
         }

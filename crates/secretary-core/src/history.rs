@@ -65,6 +65,8 @@ pub fn request_options(semantic: bool) -> HybridOptions {
             lexical,
             min_semantic: MIN_SEMANTIC,
             semantic_weight: REQUEST_SEMANTIC_WEIGHT,
+            // Fitted on tools (names, descriptions); requests have neither.
+            rerank: None,
             ..HybridOptions::default()
         }
     } else {

@@ -239,6 +239,8 @@ pub struct DenseIndex {
     signs: Vec<u64>,
     /// Per-token weight (empty: all 1).
     token_weights: Vec<f32>,
+    /// The names and texts embedded apart, when asked for ([`DenseIndex::build`]'s `fields`).
+    fields: Option<FieldVectors>,
 }
 
 impl std::fmt::Debug for DenseIndex {
@@ -296,6 +298,7 @@ impl DenseIndex {
         name_weight: f32,
         context_weight: f32,
         idf_power: f32,
+        fields: bool,
     ) -> DenseIndex {
         let ids: Vec<DocTokens> = docs
             .iter()
@@ -330,6 +333,11 @@ impl DenseIndex {
             scales: Vec::with_capacity(docs.len()),
             signs: Vec::with_capacity(docs.len() * SIGN_WORDS),
             token_weights,
+            fields: fields.then(|| FieldVectors {
+                dims: table.dims(),
+                vectors: Vec::with_capacity(docs.len() * 2 * table.dims()),
+                scales: Vec::with_capacity(docs.len() * 2),
+            }),
         };
         for doc in &ids {
             index.push(doc, name_weight, context_weight);
@@ -357,6 +365,11 @@ impl DenseIndex {
             scales: Vec::with_capacity(docs.len()),
             signs: Vec::with_capacity(docs.len() * SIGN_WORDS),
             token_weights: previous.token_weights.clone(),
+            fields: previous.fields.as_ref().map(|f| FieldVectors {
+                dims,
+                vectors: Vec::with_capacity(f.vectors.len()),
+                scales: Vec::with_capacity(f.scales.len()),
+            }),
         };
         for (d, doc) in docs.iter().enumerate() {
             match reuse.get(d).copied().flatten().map(|r| r as usize) {
@@ -368,6 +381,9 @@ impl DenseIndex {
                     index
                         .signs
                         .extend_from_slice(&previous.signs[r * SIGN_WORDS..(r + 1) * SIGN_WORDS]);
+                    if let (Some(fields), Some(old)) = (&mut index.fields, &previous.fields) {
+                        fields.copy(old, r);
+                    }
                 }
                 _ => {
                     let tokens = DocTokens::of(previous.table, doc, context_weight);
@@ -378,14 +394,20 @@ impl DenseIndex {
         index
     }
 
-    /// Appends the vector of one document.
+    /// Appends the vector of one document (and its fields' vectors, when kept).
     fn push(&mut self, doc: &DocTokens, name_weight: f32, context_weight: f32) {
-        let mut v = vec![0f32; self.dims];
         let weights = &self.token_weights;
         let weight = |id: u32| weights.get(id as usize).copied().unwrap_or(1.0);
-        self.table
-            .accumulate_ids(&doc.name, name_weight, &weight, &mut v);
-        self.table.accumulate_ids(&doc.text, 1.0, &weight, &mut v);
+        let sum = |ids: &[u32]| {
+            let mut v = vec![0f32; self.dims];
+            self.table.accumulate_ids(ids, 1.0, &weight, &mut v);
+            v
+        };
+        let (name, text) = (sum(&doc.name), sum(&doc.text));
+        let mut v = text.clone();
+        for (a, n) in v.iter_mut().zip(&name) {
+            *a += name_weight * n;
+        }
         self.table
             .accumulate_ids(&doc.context, context_weight, &weight, &mut v);
         let start = self.vectors.len();
@@ -399,6 +421,18 @@ impl DenseIndex {
         self.scales.push(scale);
         let row = &self.vectors[start..];
         self.signs.extend(sign_words(row.iter().map(|&x| x > 0)));
+        if let Some(fields) = &mut self.fields {
+            fields.push(name);
+            fields.push(text);
+        }
+    }
+
+    /// The query's cosines with document `d`'s name and with its text, `(0, 0)` when the index
+    /// keeps no field vectors (see [`FieldVectors`]).
+    pub fn field_cosines(&self, query: &QueryVector, d: usize) -> (f32, f32) {
+        self.fields
+            .as_ref()
+            .map_or((0.0, 0.0), |f| f.cosines(query, d))
     }
 
     /// The table this index was built with.
@@ -507,6 +541,59 @@ impl DenseIndex {
             .filter(|&d| (d as usize) < n)
             .map(|d| (d, self.cosine(query, d as usize)))
             .collect()
+    }
+}
+
+/// Each document's name and text (with tags) embedded apart, int8 like [`DenseIndex`]'s
+/// vectors and with its token weights: the reranker ([`super::rerank`]) asks how close the
+/// query is to the name alone and to the description alone, which the one fused vector per
+/// document does not tell (near-twin tools differ in one or the other).
+#[derive(Clone, Debug)]
+pub struct FieldVectors {
+    dims: usize,
+    /// Per document, the name's row then the text's row.
+    vectors: Vec<i8>,
+    /// Per document, the name's scale then the text's scale (0: nothing embedded).
+    scales: Vec<f32>,
+}
+
+impl FieldVectors {
+    /// Appends one field's vector (unnormalized; a zero vector gets scale 0).
+    fn push(&mut self, mut v: Vec<f32>) {
+        let start = self.vectors.len();
+        self.vectors.resize(start + self.dims, 0);
+        let row = &mut self.vectors[start..];
+        let scale = if normalize(&mut v) {
+            quantize(&v, |i, q| row[i] = q as i8)
+        } else {
+            0.0
+        };
+        self.scales.push(scale);
+    }
+
+    /// Appends `previous`'s rows of document `r` (its name and its text).
+    fn copy(&mut self, previous: &FieldVectors, r: usize) {
+        let rows = 2 * r * self.dims..2 * (r + 1) * self.dims;
+        if let (Some(v), Some(s)) = (
+            previous.vectors.get(rows),
+            previous.scales.get(2 * r..2 * r + 2),
+        ) {
+            self.vectors.extend_from_slice(v);
+            self.scales.extend_from_slice(s);
+        }
+    }
+
+    /// The query's cosines with document `d`'s name and with its text (0 for a field with no
+    /// known token, or a document out of range).
+    pub fn cosines(&self, query: &QueryVector, d: usize) -> (f32, f32) {
+        let cosine = |row: usize| match (
+            self.vectors.get(row * self.dims..(row + 1) * self.dims),
+            self.scales.get(row),
+        ) {
+            (Some(v), Some(&scale)) => dot_i8(&query.q, v) as f32 * query.scale * scale,
+            _ => 0.0,
+        };
+        (cosine(2 * d), cosine(2 * d + 1))
     }
 }
 

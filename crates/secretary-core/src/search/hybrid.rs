@@ -12,8 +12,9 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-use super::embed::{DenseIndex, Table};
+use super::embed::{DenseIndex, QueryVector, Table};
 use super::index::LexicalScores;
+use super::rerank::{self, Reranker, FEATURES};
 use super::{Document, Index, SearchOptions};
 
 /// How many of the best lexical matches always get an exact semantic score, besides the
@@ -44,8 +45,9 @@ impl PartialEq for Fused {
 
 impl Eq for Fused {}
 
-/// Tunables of [`HybridIndex`]. The defaults were chosen on one random half of the MetaTool dev
-/// queries and checked on the other (`examples/eval_retrieval.rs --hybrid --tune-hybrid`).
+/// Tunables of [`HybridIndex`]. The defaults (tool search's) were chosen on one random half of
+/// the MetaTool dev queries and checked on the other (`examples/eval_retrieval.rs --hybrid
+/// --tune-hybrid`; the reranker: `--dump-features` and `scripts/rerank/fit.py`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HybridOptions {
     /// The lexical index's options.
@@ -67,6 +69,9 @@ pub struct HybridOptions {
     pub semantic_candidates: usize,
     /// Token vectors are weighted by their IDF in the collection raised to this power (0: off).
     pub idf_power: f32,
+    /// Reorders the first fused results by a learned model ([`super::rerank`]); `None`: fused
+    /// order. Applies only with the semantic signal on.
+    pub rerank: Option<Reranker>,
 }
 
 impl Default for HybridOptions {
@@ -80,6 +85,7 @@ impl Default for HybridOptions {
             min_semantic: 0.2,
             semantic_candidates: 100,
             idf_power: 1.0,
+            rerank: Some(Reranker::TOOLS),
         }
     }
 }
@@ -99,7 +105,9 @@ impl HybridOptions {
 pub struct HybridHit {
     /// Index into the documents given to [`HybridIndex::build`].
     pub doc: usize,
-    /// Fused score; only comparable within one query.
+    /// Fused score, or with a reranker ([`HybridOptions::rerank`]) the logistic of its score for
+    /// the first results and the fused score scaled below it for the rest; falls down the list,
+    /// only comparable within one query.
     pub score: f32,
     /// The query words (lowercased, as typed) that matched this document lexically.
     pub matched: Vec<String>,
@@ -165,6 +173,8 @@ impl HybridIndex {
                 options.name_weight,
                 options.context_weight,
                 options.idf_power,
+                // The names and texts apart, for the reranker.
+                options.rerank.is_some(),
             )
         });
         HybridIndex {
@@ -241,19 +251,88 @@ impl HybridIndex {
         if limit == 0 || self.is_empty() {
             return Vec::new();
         }
+        let depth = self.options.rerank.map_or(limit, |r| r.depth.max(limit));
+        let (lex, q, hits) = self.first(dense, query, depth);
+        self.reranked(&lex, q.as_ref(), hits, limit)
+    }
+
+    /// The best `depth` documents for `query` by fused score, with the lexical scores and the
+    /// query vector they came from.
+    fn first(
+        &self,
+        dense: &DenseIndex,
+        query: &str,
+        depth: usize,
+    ) -> (LexicalScores, Option<QueryVector>, Vec<HybridHit>) {
         let lex = self.lexical.score_all(query);
         let Some(q) = dense.embed_query(query) else {
-            return self.fuse(&lex, &[], limit);
+            let hits = self.fuse(&lex, &[], depth);
+            return (lex, None, hits);
         };
         // The best lexical matches get a semantic score too, whatever the first pass thinks.
-        let k = self.options.semantic_candidates.max(limit);
+        let k = self.options.semantic_candidates.max(depth);
         let extra = top_by(
             &lex.touched,
             |d| lex.scores[d as usize],
-            LEXICAL_RESCORED.max(limit),
+            LEXICAL_RESCORED.max(depth),
         );
         let sem = dense.candidates(&q, k, &extra);
-        self.fuse(&lex, &sem, limit)
+        let hits = self.fuse(&lex, &sem, depth);
+        (lex, Some(q), hits)
+    }
+
+    /// `hits` reordered by the reranker when there is one, cut to `limit`.
+    fn reranked(
+        &self,
+        lex: &LexicalScores,
+        q: Option<&QueryVector>,
+        mut hits: Vec<HybridHit>,
+        limit: usize,
+    ) -> Vec<HybridHit> {
+        if let Some(model) = &self.options.rerank {
+            if self.dense.is_some() {
+                let profiles = self.profiles(lex, q, &hits[..hits.len().min(model.depth)]);
+                model.apply(&mut hits, &profiles, limit);
+            }
+        }
+        hits.truncate(limit);
+        hits
+    }
+
+    /// What the reranker reads about each of `hits` besides the hit itself: its
+    /// [`super::index::MatchProfile`] and the query's cosines with its name and its text.
+    fn profiles(
+        &self,
+        lex: &LexicalScores,
+        q: Option<&QueryVector>,
+        hits: &[HybridHit],
+    ) -> Vec<(super::index::MatchProfile, (f32, f32))> {
+        hits.iter()
+            .map(|h| {
+                let fields = match (&self.dense, q) {
+                    (Some(dense), Some(q)) => dense.field_cosines(q, h.doc),
+                    _ => (0.0, 0.0),
+                };
+                (self.lexical.match_profile(lex, h.doc as u32), fields)
+            })
+            .collect()
+    }
+
+    /// The first `depth` fused results for `query` with the reranker's features of each (in
+    /// the order of [`rerank::FEATURE_NAMES`]): what the reranker is fitted on
+    /// (`examples/eval_retrieval.rs --dump-features`). Empty with the semantic signal off; the
+    /// name and text cosines are 0 unless the index was built with a reranker (any weights).
+    pub fn candidates(&self, query: &str, depth: usize) -> Vec<(HybridHit, [f32; FEATURES])> {
+        let Some(dense) = &self.dense else {
+            return Vec::new();
+        };
+        if depth == 0 || self.is_empty() {
+            return Vec::new();
+        }
+        let (lex, q, hits) = self.first(dense, query, depth);
+        let profiles = self.profiles(&lex, q.as_ref(), &hits);
+        let features = rerank::features(&hits, &profiles);
+        hits.into_iter().zip(features).collect()
     }
 
     /// The best `limit` documents for `query` among those `keep` accepts, best first, every
@@ -270,17 +349,20 @@ impl HybridIndex {
         }
         let mut lex = self.lexical.score_all(query);
         lex.touched.retain(|&d| keep(d as usize));
-        let sem: Vec<(u32, f32)> = match &self.dense {
-            Some(dense) => match dense.embed_query(query) {
-                Some(q) => (0..self.len())
-                    .filter(|&d| keep(d))
-                    .map(|d| (d as u32, dense.cosine(&q, d)))
-                    .collect(),
-                None => Vec::new(),
-            },
-            None => Vec::new(),
+        let q = self
+            .dense
+            .as_ref()
+            .and_then(|dense| dense.embed_query(query));
+        let sem: Vec<(u32, f32)> = match (&self.dense, &q) {
+            (Some(dense), Some(q)) => (0..self.len())
+                .filter(|&d| keep(d))
+                .map(|d| (d as u32, dense.cosine(q, d)))
+                .collect(),
+            _ => Vec::new(),
         };
-        self.fuse(&lex, &sem, limit)
+        let depth = self.options.rerank.map_or(limit, |r| r.depth.max(limit));
+        let hits = self.fuse(&lex, &sem, depth);
+        self.reranked(&lex, q.as_ref(), hits, limit)
     }
 
     /// Fuses the lexical scores with the cosines of some documents (`(document, cosine)`);

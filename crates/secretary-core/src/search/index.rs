@@ -156,6 +156,14 @@ pub struct Index {
     /// Per posting (parallel to `post_docs`), whether the term is in the document's own fields
     /// rather than only in its context; empty when no document has a context (all own).
     post_own: Vec<bool>,
+    /// Document d's name terms (with the parts of run-together name words) are
+    /// `name_terms[name_starts[d]..name_starts[d + 1]]`, sorted: the reranker
+    /// ([`super::rerank`]) asks whether a query word is in the name, which the merged postings
+    /// no longer tell.
+    name_terms: Vec<u32>,
+    name_starts: Vec<u32>,
+    /// Each document's weighted length, as length normalisation saw it.
+    doc_len: Vec<f32>,
 }
 
 impl std::fmt::Debug for Index {
@@ -234,6 +242,7 @@ impl Index {
         let options = options.sanitized();
         let mut analysis = Analysis::of(docs, &options);
         let parts_of = compound_parts(&analysis.words, &analysis.name_words, analysis.terms.len());
+        let (name_terms, name_starts) = analysis.name_terms(&parts_of);
         let merged = Merged::of(&mut analysis, &parts_of);
         let n_terms = analysis.terms.len();
         let (offsets, post_docs, post_weights, post_own) = lay_out(
@@ -261,6 +270,9 @@ impl Index {
             n_docs: docs.len(),
             options,
             post_own,
+            name_terms,
+            name_starts,
+            doc_len: analysis.doc_len,
         }
     }
 
@@ -466,17 +478,78 @@ impl Index {
         lexical
             .qterms
             .iter()
-            .filter(|qt| {
-                qt.terms.iter().any(|&(id, _)| {
-                    let start = self.offsets[id as usize] as usize;
-                    self.postings(id)
-                        .0
-                        .binary_search(&d)
-                        .is_ok_and(|i| self.post_own.get(start + i).copied().unwrap_or(true))
-                })
-            })
+            .filter(|qt| qt.terms.iter().any(|&(id, _)| self.holds_own(id, d)))
             .map(|qt| qt.surface.clone())
             .collect()
+    }
+}
+
+/// How one document matches a query's words, each share weighted by the words' IDF (so a
+/// rare word found counts more than a common one): the generic signals the reranker
+/// ([`super::rerank`]) reads beside the fused score.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MatchProfile {
+    /// Share of the query words found in the document's name.
+    pub name: f32,
+    /// Share found as the same term in the document's own fields (name, text, tags).
+    pub exact: f32,
+    /// Share found in its own fields only through a prefix relative ("rent" for "rental").
+    pub prefix: f32,
+    /// The document's weighted length, as length normalisation saw it.
+    pub len: f32,
+}
+
+impl Index {
+    /// The [`MatchProfile`] of document `d` for the query `lexical` was scored for.
+    pub(crate) fn match_profile(&self, lexical: &LexicalScores, d: u32) -> MatchProfile {
+        let n = self.n_docs as f32;
+        let mut profile = MatchProfile {
+            len: self.doc_len.get(d as usize).copied().unwrap_or(0.0),
+            ..MatchProfile::default()
+        };
+        let names = match (
+            self.name_starts.get(d as usize),
+            self.name_starts.get(d as usize + 1),
+        ) {
+            (Some(&s), Some(&e)) => &self.name_terms[s as usize..e as usize],
+            _ => &[],
+        };
+        let mut total = 0.0f32;
+        for qt in &lexical.qterms {
+            let mut idf = 0.0f32;
+            let (mut exact, mut prefix, mut name) = (false, false, false);
+            for &(id, factor) in &qt.terms {
+                let df = self.postings(id).0.len() as f32;
+                idf = idf.max((1.0 + (n - df + 0.5) / (df + 0.5)).ln());
+                if self.holds_own(id, d) {
+                    if factor >= 1.0 {
+                        exact = true;
+                    } else {
+                        prefix = true;
+                    }
+                }
+                name |= names.binary_search(&id).is_ok();
+            }
+            total += idf;
+            profile.exact += if exact { idf } else { 0.0 };
+            profile.prefix += if prefix && !exact { idf } else { 0.0 };
+            profile.name += if name { idf } else { 0.0 };
+        }
+        if total > 0.0 {
+            profile.exact /= total;
+            profile.prefix /= total;
+            profile.name /= total;
+        }
+        profile
+    }
+
+    /// Whether term `id` occurs in document `d`'s own fields (not only in its context).
+    fn holds_own(&self, id: u32, d: u32) -> bool {
+        let start = self.offsets[id as usize] as usize;
+        self.postings(id)
+            .0
+            .binary_search(&d)
+            .is_ok_and(|i| self.post_own.get(start + i).copied().unwrap_or(true))
     }
 }
 
@@ -572,6 +645,27 @@ impl Analysis {
             }
         });
         len
+    }
+
+    /// Every document's name terms and the parts of its run-together name words, sorted and
+    /// deduplicated, as a flat list and each document's start in it (see [`Index::name_terms`]).
+    fn name_terms(&self, parts_of: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
+        let mut flat: Vec<u32> = Vec::new();
+        let mut starts: Vec<u32> = Vec::with_capacity(self.name_ends.len() + 1);
+        let mut one: Vec<u32> = Vec::new();
+        for (d, &end) in self.name_ends.iter().enumerate() {
+            starts.push(flat.len() as u32);
+            one.clear();
+            for &(id, _) in &self.entries[self.starts[d]..end] {
+                one.push(id);
+                one.extend_from_slice(&parts_of[id as usize]);
+            }
+            one.sort_unstable();
+            one.dedup();
+            flat.extend_from_slice(&one);
+        }
+        starts.push(flat.len() as u32);
+        (flat, starts)
     }
 
     /// Context words count towards the same terms as text words, at their weight, but are
