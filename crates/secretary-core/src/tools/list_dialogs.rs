@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 use super::{limit, sessions, timestamp_value};
 use crate::toolkit::{parse_args, schema_for, Example, ToolContext, ToolDef, ToolOutcome, ToolResult, ToolSpec};
 
-const DEFAULT_LIMIT: usize = 20;
-const MAX_LIMIT: usize = 200;
+pub(crate) const DEFAULT_LIMIT: usize = 20;
+pub(crate) const MAX_LIMIT: usize = 200;
 
 /// Arguments of `list_dialogs`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -415,3 +415,63 @@ pub(crate) fn limit(given: Option<u32>, default: usize, max: usize) -> Result<us
         None => Ok(default),
     }
 }
+
+/// The limits a tool's words name (schema doc comments and `usage` are literal text, read by agents
+/// and written into `package.json`) are the numbers its code applies: a changed const fails here
+/// instead of leaving the description wrong.
+#[cfg(test)]
+mod limits_in_words {
+    use super::*;
+    use crate::docs;
+
+    /// All the words an agent reads about a tool: its schema and its spec's texts.
+    fn words(tool: &crate::toolkit::ToolDef) -> String {
+        format!(
+            "{} {} {}",
+            (tool.spec.schema)(),
+            tool.spec.usage,
+            tool.spec.returns
+        )
+    }
+
+    #[track_caller]
+    fn says(tool: &crate::toolkit::ToolDef, phrase: &str) {
+        let text = words(tool);
+        assert!(
+            text.contains(phrase),
+            "{}: its description should say {phrase:?}",
+            tool.spec.name
+        );
+    }
+
+    #[test]
+    fn each_limit_is_said_as_the_code_applies_it() {
+        let search = format!(
+            "default {}, at most {}",
+            SearchLimit::DEFAULT,
+            SearchLimit::MAX
+        );
+        says(&search_requests::TOOL, &search);
+        says(&tool_find::TOOL, &search);
+        let dialogs = format!(
+            "default {}, at most {}",
+            list_dialogs::DEFAULT_LIMIT,
+            list_dialogs::MAX_LIMIT
+        );
+        says(&list_dialogs::TOOL, &dialogs);
+        says(
+            &get_request::TOOL,
+            &format!("default {}", get_request::DEFAULT_MAX_CHARS),
+        );
+        let docs_limits = format!(
+            "default {}, at most {}",
+            docs::DEFAULT_MAX_CHARS,
+            docs::MAX_CHARS
+        );
+        says(&get_library_docs::TOOL, &docs_limits);
+        says(
+            &get_library_docs::TOOL,
+            &format!("\"maxChars\": {}", docs::DEFAULT_MAX_CHARS),
+        );
+    }
+}
