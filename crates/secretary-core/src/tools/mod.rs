@@ -444,34 +444,23 @@ mod limits_in_words {
         );
     }
 
+    /// How the schemas word a limit with a default and a cap.
+    fn range(default: impl std::fmt::Display, max: impl std::fmt::Display) -> String {
+        format!("default {default}, at most {max}")
+    }
+
     #[test]
     fn each_limit_is_said_as_the_code_applies_it() {
-        let search = format!(
-            "default {}, at most {}",
-            SearchLimit::DEFAULT,
-            SearchLimit::MAX
-        );
+        let search = range(SearchLimit::DEFAULT, SearchLimit::MAX);
         says(&search_requests::TOOL, &search);
         says(&tool_find::TOOL, &search);
-        let dialogs = format!(
-            "default {}, at most {}",
-            list_dialogs::DEFAULT_LIMIT,
-            list_dialogs::MAX_LIMIT
-        );
+        let dialogs = range(list_dialogs::DEFAULT_LIMIT, list_dialogs::MAX_LIMIT);
         says(&list_dialogs::TOOL, &dialogs);
-        says(
-            &get_request::TOOL,
-            &format!("default {}", get_request::DEFAULT_MAX_CHARS),
-        );
-        let docs_limits = format!(
-            "default {}, at most {}",
-            docs::DEFAULT_MAX_CHARS,
-            docs::MAX_CHARS
-        );
+        let request = format!("default {}", get_request::DEFAULT_MAX_CHARS);
+        says(&get_request::TOOL, &request);
+        let docs_limits = range(docs::DEFAULT_MAX_CHARS, docs::MAX_CHARS);
         says(&get_library_docs::TOOL, &docs_limits);
-        says(
-            &get_library_docs::TOOL,
-            &format!("\"maxChars\": {}", docs::DEFAULT_MAX_CHARS),
-        );
+        let docs_answer = format!("\"maxChars\": {}", docs::DEFAULT_MAX_CHARS);
+        says(&get_library_docs::TOOL, &docs_answer);
     }
 }
