@@ -23,6 +23,7 @@
 
 use std::sync::OnceLock;
 
+use super::index::bm25_idf;
 use super::tokenize::for_each_piece;
 use super::wordpiece::{strip_accent, WordPiece};
 
@@ -318,10 +319,7 @@ impl DenseIndex {
             }
             let n = docs.len() as f32;
             df.iter()
-                .map(|&df| {
-                    let df = df as f32;
-                    (1.0 + (n - df + 0.5) / (df + 0.5)).ln().powf(idf_power)
-                })
+                .map(|&df| bm25_idf(n, df as f32).powf(idf_power))
                 .collect()
         } else {
             Vec::new()

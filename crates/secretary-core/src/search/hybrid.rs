@@ -251,7 +251,7 @@ impl HybridIndex {
         if limit == 0 || self.is_empty() {
             return Vec::new();
         }
-        let depth = self.options.rerank.map_or(limit, |r| r.depth.max(limit));
+        let depth = self.depth(limit);
         let (lex, q, hits) = self.first(dense, query, depth);
         self.reranked(&lex, q.as_ref(), hits, limit)
     }
@@ -279,6 +279,12 @@ impl HybridIndex {
         let sem = dense.candidates(&q, k, &extra);
         let hits = self.fuse(&lex, &sem, depth);
         (lex, Some(q), hits)
+    }
+
+    /// How many fused results a query of `limit` needs: the reranker's depth when it reorders
+    /// more than are asked for.
+    fn depth(&self, limit: usize) -> usize {
+        self.options.rerank.map_or(limit, |r| r.depth.max(limit))
     }
 
     /// `hits` reordered by the reranker when there is one, cut to `limit`.
@@ -360,7 +366,7 @@ impl HybridIndex {
                 .collect(),
             _ => Vec::new(),
         };
-        let depth = self.options.rerank.map_or(limit, |r| r.depth.max(limit));
+        let depth = self.depth(limit);
         let hits = self.fuse(&lex, &sem, depth);
         self.reranked(&lex, q.as_ref(), hits, limit)
     }

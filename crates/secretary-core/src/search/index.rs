@@ -520,7 +520,7 @@ impl Index {
             let (mut exact, mut prefix, mut name) = (false, false, false);
             for &(id, factor) in &qt.terms {
                 let df = self.postings(id).0.len() as f32;
-                idf = idf.max((1.0 + (n - df + 0.5) / (df + 0.5)).ln());
+                idf = idf.max(bm25_idf(n, df));
                 if self.holds_own(id, d) {
                     if factor >= 1.0 {
                         exact = true;
@@ -804,12 +804,7 @@ fn lay_out(
     let avg_len = if avg_len > 0.0 { avg_len } else { 1.0 };
     let idf: Vec<f32> =
         m.df.iter()
-            .map(|&df| {
-                let df = df as f32;
-                (1.0 + (n - df + 0.5) / (df + 0.5))
-                    .ln()
-                    .powf(options.idf_power)
-            })
+            .map(|&df| bm25_idf(n, df as f32).powf(options.idf_power))
             .collect();
     let (k1, b) = (options.k1, options.b);
     // Documents are visited in order, so every posting list comes out sorted by document.
@@ -885,6 +880,13 @@ fn segment<V>(word: &str, vocab: &FastMap<&str, V>, parts: &mut Vec<(usize, usiz
     }
     parts.reverse();
     parts.len() >= 2 && covered * 2 >= n
+}
+
+/// BM25's IDF of a term in `df` of `n` documents: `ln(1 + (n - df + 0.5) / (df + 0.5))`, always
+/// positive. One formula for the index's weights, the reranker's word shares and the embedding's
+/// token weights.
+pub(crate) fn bm25_idf(n: f32, df: f32) -> f32 {
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
 #[cfg(test)]
