@@ -24,7 +24,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::{
-    counted, member, object, raw_str, raw_time, whole_dialog, whole_json_text, Common, Fields, Turn,
+    counted, database_row, member, object, raw_str, raw_time, whole_dialog, whole_json_text,
+    Common, Fields, Turn,
 };
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
@@ -36,21 +37,13 @@ pub(crate) const COMPOSER_LIST_KEY: &str = "composer.composerData";
 
 /// Whether `file_name` is a conversation of a Cursor database: `…state.vscdb#<id>`.
 pub(crate) fn detect(file_name: &str) -> bool {
-    match file_name.rsplit_once('#') {
-        Some((db, id)) => {
-            !id.is_empty()
-                && db
-                    .rsplit(['/', '\\'])
-                    .next()
-                    .is_some_and(|base| base.eq_ignore_ascii_case("state.vscdb"))
-        }
-        None => false,
-    }
+    database_row(file_name)
+        .is_some_and(|(db, id)| !id.is_empty() && db.eq_ignore_ascii_case("state.vscdb"))
 }
 
 /// The conversation id of such a file name (after the last `#`).
 pub(crate) fn conversation_of(file_name: &str) -> Option<&str> {
-    file_name.rsplit_once('#').map(|(_, id)| id)
+    database_row(file_name).map(|(_, id)| id)
 }
 
 #[derive(Default, Deserialize)]

@@ -404,6 +404,15 @@ pub(crate) fn replace_dialog(dialog: &mut Dialog, fresh: Dialog) -> bool {
 /// members, its `type`, its time, and whether it moved the last activity or named the session.
 pub(crate) type TypedLine<'t> = (Line<'t>, String, Option<i64>, bool);
 
+/// A session the hosts read out of a database (Cursor's `state.vscdb`, OpenCode's and Kilo Code's
+/// CLI's databases) is named `<database path>#<row id>`: the database's file name and the id, or
+/// `None` when there is no `#`.
+pub(crate) fn database_row(file_name: &str) -> Option<(&str, &str)> {
+    let (db, id) = file_name.rsplit_once('#')?;
+    let base = db.rsplit(['/', '\\']).next().unwrap_or(db);
+    Some((base, id))
+}
+
 /// `"3 lines {rest}"`: what a reader skipped, counted, with `unit` in the plural when `n` is
 /// not 1; `None` when nothing was.
 pub(crate) fn counted(n: usize, unit: &str, rest: &str) -> Option<String> {

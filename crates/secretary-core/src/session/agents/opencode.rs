@@ -21,8 +21,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::{
-    member, object, raw_str, raw_time, raw_true, whole_json_text, Common, Fields, Part, Raw,
-    WholeState,
+    database_row, member, object, raw_str, raw_time, raw_true, whole_json_text, Common, Fields,
+    Part, Raw, WholeState,
 };
 use crate::session::model::{Dialog, SessionFormat};
 use crate::session::{json_error, SessionError, MAX_REQUESTS};
@@ -37,18 +37,13 @@ const DATABASES: [(&str, SessionFormat); 2] = [
 /// The format of a session the hosts read from OpenCode's or Kilo Code's database,
 /// `<db>#<sessionID>`, or `None` for any other file.
 fn database_format(file_name: &str) -> Option<SessionFormat> {
-    let (db, id) = file_name.rsplit_once('#')?;
+    let (db, id) = database_row(file_name)?;
     if !id.starts_with("ses_") {
         return None;
     }
-    let name = db
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(db)
-        .to_ascii_lowercase();
     DATABASES
         .iter()
-        .find(|(wanted, _)| name == *wanted)
+        .find(|(wanted, _)| db.eq_ignore_ascii_case(wanted))
         .map(|(_, format)| *format)
 }
 
