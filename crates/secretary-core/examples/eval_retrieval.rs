@@ -180,6 +180,46 @@ fn dump_features(
     std::fs::write(path, out).map_err(|e| format!("{path}: {e}"))
 }
 
+/// Writes the documents' and queries' unit vectors (the queries' without the query projection:
+/// `scripts/rerank/query_projection.py` fits it on them) as little-endian f32 (`n_docs n_queries dims`
+/// as u32, the document rows, then per query its tool index and half (u32 each) and its row).
+fn dump_vectors(
+    path: &str,
+    index: &HybridIndex,
+    queries: &[(String, usize)],
+) -> Result<(), String> {
+    let dense = index
+        .dense()
+        .ok_or("no embeddings")?
+        .clone()
+        .with_projection(None);
+    let (_, b) = split_halves(queries.len());
+    let mut in_b = vec![false; queries.len()];
+    for i in b {
+        in_b[i] = true;
+    }
+    let dims = dense.table().dims();
+    let mut out: Vec<u8> = Vec::new();
+    for x in [dense.len(), queries.len(), dims] {
+        out.extend((x as u32).to_le_bytes());
+    }
+    for d in 0..dense.len() {
+        dense
+            .vector(d)
+            .iter()
+            .for_each(|x| out.extend(x.to_le_bytes()));
+    }
+    for (i, (query, tool)) in queries.iter().enumerate() {
+        out.extend((*tool as u32).to_le_bytes());
+        out.extend(u32::from(in_b[i]).to_le_bytes());
+        let v = dense
+            .embed_query(query)
+            .map_or(vec![0.0; dims], |q| q.to_f32());
+        v.iter().for_each(|x| out.extend(x.to_le_bytes()));
+    }
+    std::fs::write(path, out).map_err(|e| format!("{path}: {e}"))
+}
+
 fn load_catalog(path: &str) -> Result<Vec<Document>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let value: serde_json::Value =
@@ -671,7 +711,9 @@ fn main() -> ExitCode {
                 ..hybrid_options.clone()
             };
             let index = HybridIndex::with_table(&docs, options, table);
-            if let Err(e) = dump_features(path, &index, &queries) {
+            if let Err(e) = dump_features(path, &index, &queries)
+                .and_then(|()| dump_vectors(&format!("{path}.vec"), &index, &queries))
+            {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }

@@ -67,6 +67,8 @@ pub fn request_options(semantic: bool) -> HybridOptions {
             semantic_weight: REQUEST_SEMANTIC_WEIGHT,
             // Fitted on tools (names, descriptions); requests have neither.
             rerank: None,
+            // Fitted on requests for tools, not questions about past requests.
+            query_projection: None,
             ..HybridOptions::default()
         }
     } else {

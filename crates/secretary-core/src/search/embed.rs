@@ -24,6 +24,7 @@
 use std::sync::OnceLock;
 
 use super::index::bm25_idf;
+use super::projection::QueryProjection;
 use super::tokenize::for_each_piece;
 use super::wordpiece::{strip_accent, WordPiece};
 
@@ -242,6 +243,8 @@ pub struct DenseIndex {
     token_weights: Vec<f32>,
     /// The names and texts embedded apart, when asked for ([`DenseIndex::build`]'s `fields`).
     fields: Option<FieldVectors>,
+    /// Directions taken out of every query vector ([`DenseIndex::with_projection`]).
+    projection: Option<QueryProjection>,
 }
 
 impl std::fmt::Debug for DenseIndex {
@@ -290,6 +293,13 @@ pub struct QueryVector {
     scale: f32,
 }
 
+impl QueryVector {
+    /// The query's unit vector as floats.
+    pub fn to_f32(&self) -> Vec<f32> {
+        self.q.iter().map(|&x| x as f32 * self.scale).collect()
+    }
+}
+
 impl DenseIndex {
     /// Embeds every document: its name pieces weighted `name_weight`, its text and tags 1, its
     /// context `context_weight`.
@@ -336,6 +346,7 @@ impl DenseIndex {
                 vectors: Vec::with_capacity(docs.len() * 2 * table.dims()),
                 scales: Vec::with_capacity(docs.len() * 2),
             }),
+            projection: None,
         };
         for doc in &ids {
             index.push(doc, name_weight, context_weight);
@@ -368,6 +379,7 @@ impl DenseIndex {
                 vectors: Vec::with_capacity(f.vectors.len()),
                 scales: Vec::with_capacity(f.scales.len()),
             }),
+            projection: previous.projection,
         };
         for (d, doc) in docs.iter().enumerate() {
             match reuse.get(d).copied().flatten().map(|r| r as usize) {
@@ -433,6 +445,13 @@ impl DenseIndex {
             .map_or((0.0, 0.0), |f| f.cosines(query, d))
     }
 
+    /// Takes `projection`'s directions out of every query vector from now on (documents are
+    /// untouched; see [`super::projection`]).
+    pub fn with_projection(mut self, projection: Option<QueryProjection>) -> DenseIndex {
+        self.projection = projection;
+        self
+    }
+
     /// The table this index was built with.
     pub fn table(&self) -> &'static Table {
         self.table
@@ -477,12 +496,21 @@ impl DenseIndex {
         let mut v = vec![0f32; self.dims];
         let weight = |id: u32| self.token_weights.get(id as usize).copied().unwrap_or(1.0);
         self.table.accumulate_ids(&ids, 1.0, &weight, &mut v);
+        if let Some(projection) = &self.projection {
+            projection.apply(&mut v);
+        }
         if !normalize(&mut v) {
             return None;
         }
         let mut q = vec![0i32; self.dims];
         let scale = quantize(&v, |i, x| q[i] = x);
         Some(QueryVector { q, scale })
+    }
+
+    /// Document `d`'s unit vector as floats (its int8 levels times its scale).
+    pub fn vector(&self, d: usize) -> Vec<f32> {
+        let row = &self.vectors[d * self.dims..(d + 1) * self.dims];
+        row.iter().map(|&x| f32::from(x) * self.scales[d]).collect()
     }
 
     /// Cosine of the query with document `d`.

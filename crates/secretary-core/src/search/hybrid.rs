@@ -14,6 +14,7 @@ use std::collections::BinaryHeap;
 
 use super::embed::{DenseIndex, QueryVector, Table};
 use super::index::LexicalScores;
+use super::projection::QueryProjection;
 use super::rerank::{self, Reranker, FEATURES};
 use super::{Document, Index, SearchOptions};
 
@@ -72,6 +73,9 @@ pub struct HybridOptions {
     /// Reorders the first fused results by a learned model ([`super::rerank`]); `None`: fused
     /// order. Applies only with the semantic signal on.
     pub rerank: Option<Reranker>,
+    /// Directions taken out of query vectors before they are compared ([`super::projection`]);
+    /// `None`: the query's embedding as it is.
+    pub query_projection: Option<QueryProjection>,
 }
 
 impl Default for HybridOptions {
@@ -86,6 +90,7 @@ impl Default for HybridOptions {
             semantic_candidates: 100,
             idf_power: 1.0,
             rerank: Some(Reranker::TOOLS),
+            query_projection: Some(QueryProjection::TOOLS),
         }
     }
 }
@@ -176,6 +181,7 @@ impl HybridIndex {
                 // The names and texts apart, for the reranker.
                 options.rerank.is_some(),
             )
+            .with_projection(options.query_projection)
         });
         HybridIndex {
             lexical,
@@ -209,6 +215,11 @@ impl HybridIndex {
             dense,
             options,
         }
+    }
+
+    /// The embeddings, unless the semantic signal is off.
+    pub fn dense(&self) -> Option<&DenseIndex> {
+        self.dense.as_ref()
     }
 
     /// The lexical index.

@@ -16,6 +16,7 @@ pub mod embed;
 pub mod eval;
 pub mod hybrid;
 pub mod index;
+pub mod projection;
 pub mod rerank;
 pub mod tokenize;
 pub mod when;

@@ -1,0 +1,112 @@
+//! A learned correction of query vectors for tool search: a few directions taken out of the
+//! query's embedding before it is compared with the documents'.
+//!
+//! People (and agents) ask for a tool in another register than the one its description is
+//! written in: "I'm looking for something that can help me…" against "Searches the web for…".
+//! The static table puts part of that register difference into a handful of directions that
+//! every query shares whatever tool it wants, so it pulls queries towards the tools whose
+//! descriptions happen to share the register rather than towards the right one. Those
+//! directions are the main axes of the residuals "query minus its tool's vector" over labelled
+//! queries; taking half of each out of the query (`q - alpha * sum (u . q) u`, then
+//! renormalised) helps tools that were never in the labelled set as much as those that were,
+//! which is how it was chosen: fitted on one half of the tools, measured on the other
+//! (`scripts/rerank/query_projection.py`, `docs/benchmarks.md`, "Issue 26, fourth pass").
+//! Documents are left as they are, so nothing in an index depends on it.
+
+/// Unit directions to take out of query vectors, and how much of each.
+#[derive(Clone, Copy, PartialEq)]
+pub struct QueryProjection {
+    /// Share of each direction taken out (1: all of it).
+    pub alpha: f32,
+    /// The directions: little-endian `f32`, one row of `dims` values per direction.
+    pub rows: &'static [u8],
+}
+
+impl std::fmt::Debug for QueryProjection {
+    /// A summary: the rows are data.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueryProjection")
+            .field("alpha", &self.alpha)
+            .field("bytes", &self.rows.len())
+            .finish()
+    }
+}
+
+impl QueryProjection {
+    /// Tool search's: 32 directions of 128 dimensions at one half, fitted on the MetaTool dev
+    /// queries of half A (`scripts/rerank/query_projection.py`).
+    pub const TOOLS: QueryProjection = QueryProjection {
+        alpha: 0.5,
+        rows: include_bytes!("../../assets/tool-query-projection.bin"),
+    };
+
+    /// How many directions it holds for vectors of `dims` dimensions (0 when its rows are not
+    /// whole rows of that width: then [`QueryProjection::apply`] leaves vectors alone).
+    pub fn directions(&self, dims: usize) -> usize {
+        let row = dims * 4;
+        if row == 0 || !self.rows.len().is_multiple_of(row) {
+            0
+        } else {
+            self.rows.len() / row
+        }
+    }
+
+    /// Takes `alpha` of each direction out of `v` (not renormalised).
+    pub fn apply(&self, v: &mut [f32]) {
+        if self.directions(v.len()) == 0 {
+            return;
+        }
+        for row in self.rows.chunks_exact(v.len() * 4) {
+            let u = || {
+                row.chunks_exact(4)
+                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            };
+            let along: f32 = u().zip(v.iter()).map(|(a, x)| a * x).sum();
+            for (x, a) in v.iter_mut().zip(u()) {
+                *x -= self.alpha * along * a;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(rows: &[f32]) -> &'static [u8] {
+        Box::leak(
+            rows.iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect::<Vec<u8>>()
+                .into_boxed_slice(),
+        )
+    }
+
+    #[test]
+    fn takes_out_the_share_of_each_direction() {
+        let p = QueryProjection {
+            alpha: 0.5,
+            rows: bytes(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]),
+        };
+        let mut v = [2.0, 4.0, 6.0];
+        p.apply(&mut v);
+        assert_eq!(v, [1.0, 2.0, 6.0]);
+    }
+
+    #[test]
+    fn rows_of_another_width_leave_the_vector_alone() {
+        let p = QueryProjection {
+            alpha: 1.0,
+            rows: bytes(&[1.0, 0.0, 0.0, 0.0]),
+        };
+        let mut v = [2.0, 4.0, 6.0];
+        p.apply(&mut v);
+        assert_eq!(v, [2.0, 4.0, 6.0]);
+    }
+
+    #[test]
+    fn the_committed_directions_fit_the_table() {
+        let dims = super::super::embed::Table::builtin().dims();
+        assert_eq!(QueryProjection::TOOLS.directions(dims), 32);
+    }
+}
