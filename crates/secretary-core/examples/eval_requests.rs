@@ -344,6 +344,7 @@ fn run() -> Result<(), String> {
         context_weight: 0.0,
         min_semantic: 0.3,
         rerank: None,
+        query_projection: None,
         ..HybridOptions::default()
     };
     let now = overrides.apply(request_options(true));
