@@ -28,7 +28,10 @@
 //! * `--dump-features PATH`: writes every query's first 20 fused candidates with the reranker's
 //!   features and labels as CSV, for `scripts/rerank/fit.py` (which fits on half A only);
 //!   `--rerank-weights W1,W2,...` measures the weights it prints instead of the compiled-in ones.
-//!   The `fused` rows are the hybrid without its reranker, in the same run.
+//!   The `fused` rows are the hybrid without its reranker, in the same run; the dump also
+//!   writes `PATH.vec`, the vectors `scripts/rerank/query_projection.py` fits the query
+//!   projection on. `--no-projection` ranks without the query projection
+//!   ([`secretary_core::search::projection`]).
 //!
 //! Figures with the defaults on the 10,320 dev queries: recall@1 0.443, recall@5 0.648,
 //! MRR@10 0.531 (halves: 0.648 / 0.648 recall@5). The README's plain TF-IDF reference is
@@ -132,6 +135,10 @@ fn parse_args() -> Result<Args, String> {
             "--dump-features" => {
                 args.hybrid = true;
                 args.dump_features = Some(value("--dump-features")?)
+            }
+            "--no-projection" => {
+                args.hybrid = true;
+                args.hybrid_options.query_projection = None;
             }
             "--rerank-weights" => {
                 args.hybrid = true;
@@ -652,7 +659,7 @@ fn main() -> ExitCode {
                  [--tag-weight X] [--prefix-weight X] [--idf-power X] [--no-compounds] [--tune] \
                  [--hybrid] [--tune-hybrid] [--table PATH] [--semantic-weight X] \
                  [--semantic-name-weight X] [--min-semantic X] [--dump-features PATH] \
-                 [--rerank-weights W1,W2,...]"
+                 [--rerank-weights W1,W2,...] [--no-projection]"
             );
             return ExitCode::from(2);
         }
