@@ -339,13 +339,19 @@ fn hybrid_report(
 ) {
     println!(
         "hybrid options: semantic weight {} name weight {} min semantic {} idf^{}; \
-         table {} dims, {} tokens",
+         table {} dims, {} tokens; query projection: {}",
         options.semantic_weight,
         options.name_weight,
         options.min_semantic,
         options.idf_power,
         table.dims(),
-        table.vocab().len()
+        table.vocab().len(),
+        match options.query_projection {
+            None => "off".to_string(),
+            Some(p) if p.directions(table.dims()) == 0 =>
+                "off (not fitted on this table's width)".to_string(),
+            Some(p) => format!("{} directions at {}", p.directions(table.dims()), p.alpha),
+        }
     );
     let index = HybridIndex::with_table(docs, options.clone(), table);
     let mut sets = vec![("all", queries.to_vec())];

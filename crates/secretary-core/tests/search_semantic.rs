@@ -4,6 +4,7 @@
 //! turns the semantic part off.
 
 use secretary_core::search::embed::Table;
+use secretary_core::search::projection::QueryProjection;
 use secretary_core::search::{Document, HybridIndex, HybridOptions, Index};
 
 /// Splits recorded from `transformers.AutoTokenizer` over the all-MiniLM-L6-v2 folder of the
@@ -77,6 +78,45 @@ fn table_matches_its_checksum() {
     let table = Table::builtin();
     assert!(table.vocab().len() > 20_000);
     assert!(table.dims() >= 32);
+}
+
+/// The query projection is fitted on one table's vectors: its file records its own checksum and
+/// the table's, so a new table fails here until the projection is fitted again on it
+/// (`scripts/rerank/query_projection.py`) rather than silently projecting the wrong directions.
+#[test]
+fn query_projection_matches_its_checksum_and_its_table() {
+    let recorded = include_str!("../assets/tool-query-projection.bin.sha256");
+    let sums: Vec<&str> = recorded
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(sums.len(), 2, "{recorded}");
+    assert_eq!(sha256_hex(QueryProjection::TOOLS.rows), sums[0]);
+    assert_eq!(sha256_hex(Table::builtin_bytes()), sums[1]);
+}
+
+/// The directions are orthonormal: taking `alpha` of each out is then what the docs say, and no
+/// direction counts twice.
+#[test]
+fn query_projection_directions_are_orthonormal() {
+    let dims = Table::builtin().dims();
+    let rows: Vec<Vec<f32>> = QueryProjection::TOOLS
+        .rows
+        .chunks_exact(dims * 4)
+        .map(|row| {
+            row.chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), QueryProjection::TOOLS.directions(dims));
+    for (i, a) in rows.iter().enumerate() {
+        for (j, b) in rows.iter().enumerate() {
+            let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+            let want = if i == j { 1.0 } else { 0.0 };
+            assert!((dot - want).abs() < 1e-4, "directions {i} and {j}: {dot}");
+        }
+    }
 }
 
 #[test]

@@ -253,6 +253,7 @@ impl std::fmt::Debug for DenseIndex {
         f.debug_struct("DenseIndex")
             .field("docs", &self.len())
             .field("dims", &self.dims)
+            .field("projection", &self.projection)
             .finish_non_exhaustive()
     }
 }
@@ -294,7 +295,7 @@ pub struct QueryVector {
 }
 
 impl QueryVector {
-    /// The query's unit vector as floats.
+    /// The query's vector as floats: the quantized one, unit to about 0.3%.
     pub fn to_f32(&self) -> Vec<f32> {
         self.q.iter().map(|&x| x as f32 * self.scale).collect()
     }
@@ -507,7 +508,11 @@ impl DenseIndex {
         Some(QueryVector { q, scale })
     }
 
-    /// Document `d`'s unit vector as floats (its int8 levels times its scale).
+    /// Document `d`'s unit vector as floats (its int8 levels times its scale, so unit to about
+    /// 0.3%).
+    ///
+    /// # Panics
+    /// When `d` is not below [`DenseIndex::len`].
     pub fn vector(&self, d: usize) -> Vec<f32> {
         let row = &self.vectors[d * self.dims..(d + 1) * self.dims];
         row.iter().map(|&x| f32::from(x) * self.scales[d]).collect()

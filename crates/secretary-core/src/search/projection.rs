@@ -34,7 +34,8 @@ impl std::fmt::Debug for QueryProjection {
 
 impl QueryProjection {
     /// Tool search's: 32 directions of 128 dimensions at one half, fitted on the MetaTool dev
-    /// queries of half A (`scripts/rerank/query_projection.py`).
+    /// queries of half A (`scripts/rerank/query_projection.py`) with the committed embedding
+    /// table (both checksums in `assets/tool-query-projection.bin.sha256`, checked by a test).
     pub const TOOLS: QueryProjection = QueryProjection {
         alpha: 0.5,
         rows: include_bytes!("../../assets/tool-query-projection.bin"),
@@ -44,7 +45,9 @@ impl QueryProjection {
     /// whole rows of that width: then [`QueryProjection::apply`] leaves vectors alone).
     pub fn directions(&self, dims: usize) -> usize {
         let row = dims * 4;
-        if row == 0 || !self.rows.len().is_multiple_of(row) {
+        // `%`, not `is_multiple_of`: that needs Rust 1.87, the crate's MSRV is 1.80.
+        #[allow(clippy::manual_is_multiple_of)]
+        if row == 0 || self.rows.len() % row != 0 {
             0
         } else {
             self.rows.len() / row
