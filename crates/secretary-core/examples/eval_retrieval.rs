@@ -167,11 +167,7 @@ fn dump_features(
     index: &HybridIndex,
     queries: &[(String, usize)],
 ) -> Result<(), String> {
-    let (_, b) = split_halves(queries.len());
-    let mut in_b = vec![false; queries.len()];
-    for i in b {
-        in_b[i] = true;
-    }
+    let in_b = in_half_b(queries.len());
     let mut out = format!("query,half,label,{}\n", FEATURE_NAMES.join(","));
     for (i, (query, tool)) in queries.iter().enumerate() {
         for (hit, features) in index.candidates(query, 20) {
@@ -200,11 +196,7 @@ fn dump_vectors(
         .ok_or("no embeddings")?
         .clone()
         .with_projection(None);
-    let (_, b) = split_halves(queries.len());
-    let mut in_b = vec![false; queries.len()];
-    for i in b {
-        in_b[i] = true;
-    }
+    let in_b = in_half_b(queries.len());
     let dims = dense.table().dims();
     let mut out: Vec<u8> = Vec::new();
     for x in [dense.len(), queries.len(), dims] {
@@ -523,6 +515,15 @@ fn query_timing(label: &str, queries: &[(String, usize)], search: impl Fn(&str))
         pct(0.99),
         pct(1.0)
     );
+}
+
+/// Per query of `n`, whether it is in half B of [`split_halves`].
+fn in_half_b(n: usize) -> Vec<bool> {
+    let mut in_b = vec![false; n];
+    for i in split_halves(n).1 {
+        in_b[i] = true;
+    }
+    in_b
 }
 
 /// A deterministic shuffle (xorshift), so the split-check halves are the same on every run.

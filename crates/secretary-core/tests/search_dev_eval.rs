@@ -13,7 +13,7 @@ mod search_dev_eval {
     use std::path::PathBuf;
     use std::time::Instant;
 
-    use secretary_core::search::eval::{parse_csv, rank_of, MetricsBuilder};
+    use secretary_core::search::eval::{parse_csv, rank_of, Metrics, MetricsBuilder};
     use secretary_core::search::{Document, HybridIndex, HybridOptions, Index};
 
     /// `$SECRETARY_TOOL_RETRIEVAL_DIR`, or `shared/fixtures/tool-retrieval` (see `common`).
@@ -73,6 +73,23 @@ mod search_dev_eval {
         Some((docs, labelled))
     }
 
+    /// The metrics of every 8th dev query in debug builds (every one in release: unoptimised
+    /// builds are slow; the file is grouped by tool, so every tool is still sampled) over what
+    /// `ranked` answers, best first, from an index built with `options`.
+    fn sampled_metrics(
+        (docs, labelled): &DevSet,
+        options: HybridOptions,
+        ranked: impl Fn(&HybridIndex, &str) -> Vec<usize>,
+    ) -> Metrics {
+        let step = if cfg!(debug_assertions) { 8 } else { 1 };
+        let index = HybridIndex::with_options(docs, options);
+        let mut metrics = MetricsBuilder::default();
+        for (query, tool) in labelled.iter().step_by(step) {
+            metrics.add(rank_of(ranked(&index, query), *tool));
+        }
+        metrics.finish()
+    }
+
     #[test]
     fn metatool_dev_recall_at_5_is_at_least_0_60() {
         let Some((docs, labelled)) = dev_set() else {
@@ -106,27 +123,20 @@ mod search_dev_eval {
     /// the fused order alone (measured on all 10,320: recall@1 0.529 against 0.511).
     #[test]
     fn metatool_dev_the_default_reranker_beats_the_fused_order() {
-        let Some((docs, labelled)) = dev_set() else {
+        let Some(set) = dev_set() else {
             return;
         };
-        let step = if cfg!(debug_assertions) { 8 } else { 1 };
-        let recall = |options: HybridOptions| {
-            let index = HybridIndex::with_options(&docs, options);
-            let mut metrics = MetricsBuilder::default();
-            for (query, tool) in labelled.iter().step_by(step) {
-                metrics.add(rank_of(
-                    index.search(query, 10).iter().map(|h| h.doc),
-                    *tool,
-                ));
-            }
-            metrics.finish()
+        let recall = |options| {
+            sampled_metrics(&set, options, |index, query| {
+                index.search(query, 10).iter().map(|h| h.doc).collect()
+            })
         };
         let reranked = recall(HybridOptions::default());
         let fused = recall(HybridOptions {
             rerank: None,
             ..HybridOptions::default()
         });
-        eprintln!("MetaTool dev (every {step}th query): reranked {reranked}; fused {fused}");
+        eprintln!("MetaTool dev (sampled): reranked {reranked}; fused {fused}");
         assert!(
             reranked.recall_at_1 > fused.recall_at_1 && reranked.mrr_at_10 > fused.mrr_at_10,
             "the default reranker should beat the fused order: reranked {reranked}, fused {fused}"
@@ -139,27 +149,24 @@ mod search_dev_eval {
     /// 10,320: recall@5 0.711 against 0.686).
     #[test]
     fn metatool_dev_the_query_projection_lifts_the_semantic_signal() {
-        let Some((docs, labelled)) = dev_set() else {
+        let Some(set) = dev_set() else {
             return;
         };
-        let step = if cfg!(debug_assertions) { 8 } else { 1 };
-        let recall = |options: HybridOptions| {
-            let index = HybridIndex::with_options(&docs, options);
-            let mut metrics = MetricsBuilder::default();
-            for (query, tool) in labelled.iter().step_by(step) {
+        let recall = |options| {
+            sampled_metrics(&set, options, |index, query| {
                 let scores = index.semantic_scores(query);
                 let mut order: Vec<usize> = (0..scores.len()).collect();
                 order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-                metrics.add(rank_of(order.into_iter().take(10), *tool));
-            }
-            metrics.finish()
+                order.truncate(10);
+                order
+            })
         };
         let projected = recall(HybridOptions::default());
         let plain = recall(HybridOptions {
             query_projection: None,
             ..HybridOptions::default()
         });
-        eprintln!("MetaTool dev (every {step}th query), cosine alone: projected {projected}; plain {plain}");
+        eprintln!("MetaTool dev (sampled), cosine alone: projected {projected}; plain {plain}");
         assert!(
             projected.recall_at_5 > plain.recall_at_5 + 0.005,
             "the query projection should lift semantic recall@5: projected {projected}, plain {plain}"

@@ -100,15 +100,7 @@ fn query_projection_matches_its_checksum_and_its_table() {
 #[test]
 fn query_projection_directions_are_orthonormal() {
     let dims = Table::builtin().dims();
-    let rows: Vec<Vec<f32>> = QueryProjection::TOOLS
-        .rows
-        .chunks_exact(dims * 4)
-        .map(|row| {
-            row.chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect()
-        })
-        .collect();
+    let rows: Vec<Vec<f32>> = QueryProjection::TOOLS.vectors(dims).collect();
     assert_eq!(rows.len(), QueryProjection::TOOLS.directions(dims));
     for (i, a) in rows.iter().enumerate() {
         for (j, b) in rows.iter().enumerate() {

@@ -83,10 +83,7 @@ impl Table {
                 tokens.len()
             ));
         }
-        let scales = take(4 * n)?
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect::<Vec<_>>();
+        let scales = le_f32s(take(4 * n)?).collect::<Vec<_>>();
         if scales.iter().any(|s| !s.is_finite()) {
             return Err("embedding table: non-finite scale".into());
         }
@@ -514,14 +511,20 @@ impl DenseIndex {
     /// # Panics
     /// When `d` is not below [`DenseIndex::len`].
     pub fn vector(&self, d: usize) -> Vec<f32> {
-        let row = &self.vectors[d * self.dims..(d + 1) * self.dims];
-        row.iter().map(|&x| f32::from(x) * self.scales[d]).collect()
+        self.row(d)
+            .iter()
+            .map(|&x| f32::from(x) * self.scales[d])
+            .collect()
+    }
+
+    /// Document `d`'s int8 levels.
+    fn row(&self, d: usize) -> &[i8] {
+        &self.vectors[d * self.dims..(d + 1) * self.dims]
     }
 
     /// Cosine of the query with document `d`.
     pub fn cosine(&self, query: &QueryVector, d: usize) -> f32 {
-        let row = &self.vectors[d * self.dims..(d + 1) * self.dims];
-        dot_i8(&query.q, row) as f32 * query.scale * self.scales[d]
+        dot_i8(&query.q, self.row(d)) as f32 * query.scale * self.scales[d]
     }
 
     /// Cosine similarity of `query` with every document, into `out` (exhaustive).
@@ -637,6 +640,14 @@ fn sign_words(bits: impl Iterator<Item = bool>) -> [u64; SIGN_WORDS] {
         }
     }
     out
+}
+
+/// The little-endian `f32`s of `bytes` (a trailing partial value is ignored): the table's
+/// scales, the query projection's directions.
+pub(crate) fn le_f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + Clone + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// Quantizes a vector to int8 levels (-127..=127) with one scale, calling `put(i, level)`;

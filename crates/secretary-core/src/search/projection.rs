@@ -13,6 +13,8 @@
 //! (`scripts/rerank/query_projection.py`, `docs/benchmarks.md`, "Issue 26, fourth pass").
 //! Documents are left as they are, so nothing in an index depends on it.
 
+use super::embed::le_f32s;
+
 /// Unit directions to take out of query vectors, and how much of each.
 #[derive(Clone, Copy, PartialEq)]
 pub struct QueryProjection {
@@ -54,21 +56,27 @@ impl QueryProjection {
         }
     }
 
+    /// Each direction as floats, for vectors of `dims` dimensions (none when its rows are not
+    /// of that width).
+    pub fn vectors(&self, dims: usize) -> impl Iterator<Item = Vec<f32>> + '_ {
+        self.rows_of(dims).map(|row| le_f32s(row).collect())
+    }
+
     /// Takes `alpha` of each direction out of `v` (not renormalised).
     pub fn apply(&self, v: &mut [f32]) {
-        if self.directions(v.len()) == 0 {
-            return;
-        }
-        for row in self.rows.chunks_exact(v.len() * 4) {
-            let u = || {
-                row.chunks_exact(4)
-                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            };
-            let along: f32 = u().zip(v.iter()).map(|(a, x)| a * x).sum();
-            for (x, a) in v.iter_mut().zip(u()) {
+        for row in self.rows_of(v.len()) {
+            let u = le_f32s(row);
+            let along: f32 = u.clone().zip(v.iter()).map(|(a, x)| a * x).sum();
+            for (x, a) in v.iter_mut().zip(u) {
                 *x -= self.alpha * along * a;
             }
         }
+    }
+
+    /// The directions' bytes, one row of `dims` values each (none for another width).
+    fn rows_of(&self, dims: usize) -> std::slice::ChunksExact<'_, u8> {
+        let n = self.directions(dims);
+        self.rows[..n * dims * 4].chunks_exact((dims * 4).max(1))
     }
 }
 
