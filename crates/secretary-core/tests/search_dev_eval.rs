@@ -172,4 +172,30 @@ mod search_dev_eval {
             "the query projection should lift semantic recall@5: projected {projected}, plain {plain}"
         );
     }
+
+    /// The floor for meaning-only hits (`HybridOptions::min_semantic`) follows the query
+    /// projection, which lowers every cosine: it leaves about as many of the right tools below it
+    /// as 0.2 did before the projection (6.1% of half A), not the 8.9% that 0.2 leaves after it.
+    #[test]
+    fn metatool_dev_the_meaning_only_floor_keeps_the_right_tools_above_it() {
+        let Some((docs, labelled)) = dev_set() else {
+            return;
+        };
+        let options = HybridOptions::default();
+        let floor = options.min_semantic;
+        let index = HybridIndex::with_options(&docs, options);
+        let step = if cfg!(debug_assertions) { 8 } else { 1 };
+        let (mut below, mut total) = (0usize, 0usize);
+        for (query, tool) in labelled.iter().step_by(step) {
+            total += 1;
+            below += usize::from(index.semantic_scores(query)[*tool] < floor);
+        }
+        let share = below as f64 / total as f64;
+        eprintln!("MetaTool dev (sampled): {below} of {total} right tools below the floor {floor}");
+        assert!(
+            share < 0.075,
+            "{:.1}% of the right tools fall below the meaning-only floor {floor}",
+            share * 100.0
+        );
+    }
 }
