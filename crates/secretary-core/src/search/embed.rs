@@ -25,6 +25,7 @@ use std::sync::OnceLock;
 
 use super::index::bm25_idf;
 use super::projection::QueryProjection;
+use super::soft_match::TokenSets;
 use super::tokenize::for_each_piece;
 use super::wordpiece::{strip_accent, WordPiece};
 
@@ -40,6 +41,9 @@ pub struct Table {
     dims: usize,
     scales: Vec<f32>,
     data: Vec<i8>,
+    /// One over the length of each token's int8 row, for [`Table::cosine`]; worked out on first
+    /// use, since only the soft match needs it.
+    inverse_norms: OnceLock<Vec<f32>>,
 }
 
 impl std::fmt::Debug for Table {
@@ -93,6 +97,7 @@ impl Table {
             dims,
             scales,
             data,
+            inverse_norms: OnceLock::new(),
         })
     }
 
@@ -118,6 +123,49 @@ impl Table {
     /// The WordPiece vocabulary.
     pub fn vocab(&self) -> &WordPiece {
         &self.vocab
+    }
+
+    /// Token `id`'s int8 row (empty for an id out of range).
+    fn row(&self, id: u32) -> &[i8] {
+        let start = (id as usize).saturating_mul(self.dims);
+        self.data.get(start..start + self.dims).unwrap_or(&[])
+    }
+
+    /// The cosine of two tokens' vectors (0 for an unknown id or a zero vector). A token's
+    /// scale does not change its direction, so this is the cosine of the int8 rows.
+    pub fn cosine(&self, a: u32, b: u32) -> f32 {
+        if a == b {
+            return if self.row(a).iter().any(|&x| x != 0) {
+                1.0
+            } else {
+                0.0
+            };
+        }
+        let inverse = self.inverse_norms.get_or_init(|| {
+            (0..self.vocab.len() as u32)
+                .map(|id| {
+                    let sq: i32 = self
+                        .row(id)
+                        .iter()
+                        .map(|&x| i32::from(x) * i32::from(x))
+                        .sum();
+                    let scale = self.scales.get(id as usize).copied().unwrap_or(0.0);
+                    if sq > 0 && scale > 0.0 {
+                        1.0 / (sq as f32).sqrt()
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        });
+        let dot: i32 = self
+            .row(a)
+            .iter()
+            .zip(self.row(b))
+            .map(|(&x, &y)| i32::from(x) * i32::from(y))
+            .sum();
+        let norm = |id: u32| inverse.get(id as usize).copied().unwrap_or(0.0);
+        dot as f32 * norm(a) * norm(b)
     }
 
     /// Adds `weight` times token `id`'s vector to `acc`.
@@ -242,6 +290,10 @@ pub struct DenseIndex {
     fields: Option<FieldVectors>,
     /// Directions taken out of every query vector ([`DenseIndex::with_projection`]).
     projection: Option<QueryProjection>,
+    /// Each document's distinct text tokens, for the soft match (`None`: not kept).
+    token_sets: Option<TokenSets>,
+    /// How many distinct tokens of a document [`DenseIndex::token_sets`] keeps.
+    max_set_tokens: usize,
 }
 
 impl std::fmt::Debug for DenseIndex {
@@ -308,6 +360,7 @@ impl DenseIndex {
         context_weight: f32,
         idf_power: f32,
         fields: bool,
+        token_sets: Option<usize>,
     ) -> DenseIndex {
         let ids: Vec<DocTokens> = docs
             .iter()
@@ -345,6 +398,8 @@ impl DenseIndex {
                 scales: Vec::with_capacity(docs.len() * 2),
             }),
             projection: None,
+            token_sets: token_sets.map(|_| TokenSets::default()),
+            max_set_tokens: token_sets.unwrap_or(0),
         };
         for doc in &ids {
             index.push(doc, name_weight, context_weight);
@@ -378,6 +433,8 @@ impl DenseIndex {
                 scales: Vec::with_capacity(f.scales.len()),
             }),
             projection: previous.projection,
+            token_sets: previous.token_sets.as_ref().map(|_| TokenSets::default()),
+            max_set_tokens: previous.max_set_tokens,
         };
         for (d, doc) in docs.iter().enumerate() {
             match reuse.get(d).copied().flatten().map(|r| r as usize) {
@@ -391,6 +448,9 @@ impl DenseIndex {
                         .extend_from_slice(&previous.signs[r * SIGN_WORDS..(r + 1) * SIGN_WORDS]);
                     if let (Some(fields), Some(old)) = (&mut index.fields, &previous.fields) {
                         fields.copy(old, r);
+                    }
+                    if let (Some(sets), Some(old)) = (&mut index.token_sets, &previous.token_sets) {
+                        sets.copy(old, r);
                     }
                 }
                 _ => {
@@ -433,6 +493,20 @@ impl DenseIndex {
             fields.push(name);
             fields.push(text);
         }
+        if let Some(sets) = &mut self.token_sets {
+            sets.push(&doc.text, self.max_set_tokens);
+        }
+    }
+
+    /// A token's weight in this collection (its IDF raised to the index's power; 1 when the
+    /// index weights no tokens).
+    pub fn token_weight(&self, id: u32) -> f32 {
+        self.token_weights.get(id as usize).copied().unwrap_or(1.0)
+    }
+
+    /// Each document's distinct text tokens, when the index keeps them (for the soft match).
+    pub(crate) fn token_sets(&self) -> Option<&TokenSets> {
+        self.token_sets.as_ref()
     }
 
     /// The query's cosines with document `d`'s name and with its text, `(0, 0)` when the index

@@ -16,6 +16,7 @@ use super::embed::{DenseIndex, QueryVector, Table};
 use super::index::LexicalScores;
 use super::projection::QueryProjection;
 use super::rerank::{self, Reranker, FEATURES};
+use super::soft_match::{self, SoftMatch};
 use super::{Document, Index, SearchOptions};
 
 /// How many of the best lexical matches always get an exact semantic score, besides the
@@ -76,6 +77,10 @@ pub struct HybridOptions {
     /// Directions taken out of query vectors before they are compared ([`super::projection`]);
     /// `None`: the query's embedding as it is.
     pub query_projection: Option<QueryProjection>,
+    /// Reorders the first results by how well each query word is matched by some word of the
+    /// document ([`super::soft_match`]), after the reranker if there is one; `None`: not at
+    /// all. Applies only with the semantic signal on.
+    pub soft_match: Option<SoftMatch>,
 }
 
 impl Default for HybridOptions {
@@ -94,6 +99,8 @@ impl Default for HybridOptions {
             idf_power: 1.0,
             rerank: Some(Reranker::TOOLS),
             query_projection: Some(QueryProjection::TOOLS),
+            // Measured on tools and not adopted: descriptions are short (benchmarks).
+            soft_match: None,
         }
     }
 }
@@ -183,6 +190,7 @@ impl HybridIndex {
                 options.idf_power,
                 // The names and texts apart, for the reranker.
                 options.rerank.is_some(),
+                options.soft_match.map(|soft| soft.max_tokens),
             )
             .with_projection(options.query_projection)
         });
@@ -267,7 +275,7 @@ impl HybridIndex {
         }
         let depth = self.depth(limit);
         let (lex, q, hits) = self.first(dense, query, depth);
-        self.reranked(&lex, q.as_ref(), hits, limit)
+        self.reranked(query, &lex, q.as_ref(), hits, limit)
     }
 
     /// The best `depth` documents for `query` by fused score, with the lexical scores and the
@@ -295,25 +303,39 @@ impl HybridIndex {
         (lex, Some(q), hits)
     }
 
-    /// How many fused results a query of `limit` needs: the reranker's depth when it reorders
-    /// more than are asked for.
+    /// How many fused results a query of `limit` needs: the reranker's or the soft match's
+    /// depth when they reorder more than are asked for.
     fn depth(&self, limit: usize) -> usize {
-        self.options.rerank.map_or(limit, |r| r.depth.max(limit))
+        let rerank = self.options.rerank.map_or(0, |r| r.depth);
+        let soft = self.options.soft_match.map_or(0, |s| s.depth);
+        limit.max(rerank).max(soft)
     }
 
-    /// `hits` reordered by the reranker when there is one, cut to `limit`.
+    /// `hits` reordered by the reranker and then the soft match, where there are, cut to
+    /// `limit`.
     fn reranked(
         &self,
+        query: &str,
         lex: &LexicalScores,
         q: Option<&QueryVector>,
         mut hits: Vec<HybridHit>,
         limit: usize,
     ) -> Vec<HybridHit> {
+        let Some(dense) = &self.dense else {
+            hits.truncate(limit);
+            return hits;
+        };
         if let Some(model) = &self.options.rerank {
-            if self.dense.is_some() {
-                let profiles = self.profiles(lex, q, &hits[..hits.len().min(model.depth)]);
-                model.apply(&mut hits, &profiles, limit);
-            }
+            let profiles = self.profiles(lex, q, &hits[..hits.len().min(model.depth)]);
+            // The soft match below reorders the reranker's whole depth, not just `limit`.
+            let keep = self
+                .options
+                .soft_match
+                .map_or(limit, |s| s.depth.max(limit));
+            model.apply(&mut hits, &profiles, keep);
+        }
+        if let Some(soft) = &self.options.soft_match {
+            soft_match::apply(soft, dense, query, &mut hits);
         }
         hits.truncate(limit);
         hits
@@ -382,7 +404,7 @@ impl HybridIndex {
         };
         let depth = self.depth(limit);
         let hits = self.fuse(&lex, &sem, depth);
-        self.reranked(&lex, q.as_ref(), hits, limit)
+        self.reranked(query, &lex, q.as_ref(), hits, limit)
     }
 
     /// Fuses the lexical scores with the cosines of some documents (`(document, cosine)`);

@@ -12,6 +12,9 @@
 //! Tool search also reorders its first results with a learned model ([`rerank`]) and takes
 //! learned directions out of each query's embedding first ([`projection`]).
 //!
+//! Past-request search reorders its first results by a token-level soft match ([`soft_match`]),
+//! which long requests need.
+//!
 //! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 
 pub mod embed;
@@ -20,6 +23,7 @@ pub mod hybrid;
 pub mod index;
 pub mod projection;
 pub mod rerank;
+pub mod soft_match;
 pub mod tokenize;
 pub mod when;
 pub mod wordpiece;
