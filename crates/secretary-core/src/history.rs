@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use std::collections::HashMap;
 
+use crate::search::soft_match::SoftMatch;
 use crate::search::{when, Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 use crate::session::SessionStore;
 
@@ -47,12 +48,28 @@ const MIN_SEMANTIC: f32 = 0.3;
 /// questions of the past-requests benchmark (`examples/eval_requests.rs`, `docs/benchmarks.md`).
 const REQUEST_SEMANTIC_WEIGHT: f32 = 0.35;
 
+/// The soft match of requests ([`crate::search::soft_match`]): the first 20 results reordered by
+/// how well each query word is matched by a word of the request, cosines under 0.2 counting as
+/// none, the first 64 distinct tokens of each request kept, the words that only frame a
+/// question about the past left out. Chosen on the `tune` questions of the three past-request
+/// sets (words, paraphrase, natural; `docs/benchmarks.md`, "Issue 26, fifth pass"): weights 0.3
+/// to 1.0, depths 20 to 50 and 64 to all tokens were within a point of each other; depth 10
+/// lost a point of turn hit@5.
+const REQUEST_SOFT_MATCH: SoftMatch = SoftMatch {
+    weight: 0.6,
+    depth: 20,
+    floor: 0.2,
+    max_tokens: 64,
+    skip_words: FRAME_WORDS,
+};
+
 /// How requests are ranked: the same hybrid engine as tool search (BM25 fused with the static
 /// embeddings; past requests are prose too), or BM25 alone when the semantic setting is off.
 /// Unlike tools, requests get textbook BM25 saturation and length normalisation (k1 1.2, b 0.75,
 /// IDF once): their lengths range from three words to pasted files, and a long request that
 /// mentions everything should not outrank a short one about the query. Each request carries its
-/// neighbours as context ([`push_dialog_documents`]).
+/// neighbours as context ([`push_dialog_documents`]), and the first results are reordered by the
+/// soft match ([`REQUEST_SOFT_MATCH`]), which long requests need.
 pub fn request_options(semantic: bool) -> HybridOptions {
     let lexical = SearchOptions {
         k1: 1.2,
@@ -69,6 +86,7 @@ pub fn request_options(semantic: bool) -> HybridOptions {
             rerank: None,
             // Fitted on requests for tools, not questions about past requests.
             query_projection: None,
+            soft_match: Some(REQUEST_SOFT_MATCH),
             ..HybridOptions::default()
         }
     } else {
@@ -279,7 +297,8 @@ pub fn rank_with_dates(
 }
 
 /// Words of a question about the past that say nothing of its topic ("what did I ask
-/// yesterday"): a dated query made only of these lists that time's requests.
+/// yesterday", "what did the user ask about"): a dated query made only of these lists that
+/// time's requests, and the soft match leaves them out of the query.
 const FRAME_WORDS: &[&str] = &[
     "what",
     "which",
@@ -343,6 +362,8 @@ const FRAME_WORDS: &[&str] = &[
     "with",
     "to",
     "and",
+    "user",
+    "users",
 ];
 
 /// Whether `text` has a word other than [`FRAME_WORDS`].
