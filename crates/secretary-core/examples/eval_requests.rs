@@ -6,7 +6,8 @@
 //! ```text
 //! cargo run --release -p secretary-core --example eval_requests -- --bench FILE.json \
 //!     [--split tune|report|all] [--tune] [--k1 X --b X --idf-power X --prefix-weight X
-//!     --semantic-weight X --context-weight X --min-semantic X] [--table PATH]
+//!     --semantic-weight X --context-weight X --min-semantic X --soft-weight X --soft-depth N --soft-floor X
+//!     --soft-max-tokens N --soft-skip 0|1] [--table PATH]
 //!     [--dump-features PATH] [--rerank-weights W1,W2,...]
 //! ```
 //!
@@ -232,6 +233,20 @@ impl Overrides {
                 "--lexical-context-weight" => o.lexical.context_weight = *v,
                 "--semantic-context-weight" => o.context_weight = *v,
                 "--min-semantic" => o.min_semantic = *v,
+                "--soft-weight" | "--soft-depth" | "--soft-floor" | "--soft-max-tokens"
+                | "--soft-skip" => {
+                    if let Some(soft) = &mut o.soft_match {
+                        match k.as_str() {
+                            "--soft-weight" => soft.weight = *v,
+                            "--soft-depth" => soft.depth = *v as usize,
+                            "--soft-floor" => soft.floor = *v,
+                            // 0: no question words left out of the soft match (an ablation).
+                            "--soft-skip" if *v == 0.0 => soft.skip_words = &[],
+                            "--soft-skip" => {}
+                            _ => soft.max_tokens = *v as usize,
+                        }
+                    }
+                }
                 _ => {}
             }
         }
@@ -349,6 +364,11 @@ fn run() -> Result<(), String> {
     };
     let now = overrides.apply(request_options(true));
     let now_lexical = overrides.apply(request_options(false));
+    // The default of issue 26's first four passes: the same without the soft match.
+    let unsoft = HybridOptions {
+        soft_match: None,
+        ..now.clone()
+    };
     let reranked = rerank.map(|weights| HybridOptions {
         rerank: Some(Reranker { depth: 20, weights }),
         ..now.clone()
@@ -357,6 +377,7 @@ fn run() -> Result<(), String> {
         ("BM25 (k1 1.2, b 0.75), request text", bm25, false, false),
         ("before: hybrid, request text", before, false, false),
         ("now: lexical, context, dates", now_lexical, true, true),
+        ("no soft match, context, dates", unsoft, true, true),
         ("now: hybrid, context, no dates", now.clone(), true, false),
         ("now: hybrid, context, dates (default)", now, true, true),
     ];
