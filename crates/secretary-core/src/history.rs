@@ -107,31 +107,53 @@ fn document_key(doc: &Document) -> u64 {
     h.finish()
 }
 
-/// How many characters of each neighbouring request go into a request's context: enough for
-/// the topic, not so much that a long pasted file next door drowns the request itself.
-const CONTEXT_CHARS: usize = 600;
+/// How many characters of the requests before a request go into its context, nearest first:
+/// enough for the topic, not so much that a long pasted file next door drowns the request. In a
+/// chat of short turns ("1:58:40, under two hours!") the topic was set a few turns back, so the
+/// budget is in characters, not turns: a long request's context is the one request before it, a
+/// short turn's reaches a few turns back.
+const CONTEXT_BEFORE_CHARS: usize = 600;
+
+/// How many characters of the one request after a request go into its context: what came next
+/// says less about a request than what it answered.
+const CONTEXT_AFTER_CHARS: usize = 300;
 
 /// The searchable documents of one dialog's requests (`texts`, in order), appended to `docs`:
-/// each request's text, with the requests just before and after it as its context (see
-/// [`Document::context`]). Shared with `examples/eval_requests.rs`, so that what is measured
-/// is what the tool searches.
+/// each request's text, with the requests around it as its context (see
+/// [`Document::context`]): up to [`CONTEXT_BEFORE_CHARS`] of the ones before it, nearest
+/// first, and up to [`CONTEXT_AFTER_CHARS`] of the one after. Shared with
+/// `examples/eval_requests.rs`, so that what is measured is what the tool searches.
 pub fn push_dialog_documents(texts: &[&str], docs: &mut Vec<Document>) {
-    for (i, text) in texts.iter().enumerate() {
+    for i in 0..texts.len() {
         let mut context = String::new();
-        for neighbour in [i.checked_sub(1), i.checked_add(1)].into_iter().flatten() {
-            if let Some(near) = texts.get(neighbour) {
-                let cut = near
-                    .char_indices()
-                    .nth(CONTEXT_CHARS)
-                    .map_or(near.len(), |(at, _)| at);
-                context.push_str(&near[..cut]);
-                context.push('\n');
-            }
-        }
+        push_around(&mut context, texts[..i].iter().rev(), CONTEXT_BEFORE_CHARS);
+        push_around(
+            &mut context,
+            texts[i + 1..].iter().take(1),
+            CONTEXT_AFTER_CHARS,
+        );
         docs.push(Document {
             context,
-            ..Document::new("", *text)
+            ..Document::new("", texts[i])
         });
+    }
+}
+
+/// Appends `near` (nearest first) to `context`, one line each, until `budget` characters are
+/// taken; the last one taken is cut at the budget.
+fn push_around<'a>(context: &mut String, near: impl Iterator<Item = &'a &'a str>, budget: usize) {
+    let mut left = budget;
+    for text in near {
+        if left == 0 {
+            break;
+        }
+        let (cut, taken) = match text.char_indices().nth(left) {
+            Some((at, _)) => (at, left),
+            None => (text.len(), text.chars().count()),
+        };
+        context.push_str(&text[..cut]);
+        context.push('\n');
+        left -= taken;
     }
 }
 

@@ -121,3 +121,42 @@ fn turning_semantic_search_off_and_on_builds_afresh() {
     cache.set_semantic(true);
     assert_eq!(cache.get(&store, Some(WS)).reused, 0);
 }
+
+#[test]
+fn a_request_takes_its_context_from_600_characters_before_it_and_the_request_after() {
+    use secretary_core::history::push_dialog_documents;
+    use secretary_core::search::Document;
+    let long = "x".repeat(700);
+    let texts = [
+        "How is the half marathon training going?",
+        "Great!",
+        "Finished it on Sunday: 1:58:40, under two hours.",
+        long.as_str(),
+        "And after that?",
+        "Nothing",
+    ];
+    let mut docs: Vec<Document> = Vec::new();
+    push_dialog_documents(&texts, &mut docs);
+    // A short turn's context reaches back past the turn before it, to where the topic was set.
+    assert!(
+        docs[2].context.contains("half marathon"),
+        "{:?}",
+        docs[2].context
+    );
+    assert!(docs[2].context.contains("Great!"));
+    // ... and takes the one request after it, cut at 300 characters.
+    assert!(docs[2].context.contains(&"x".repeat(300)));
+    assert!(!docs[2].context.contains(&"x".repeat(301)));
+    // A long request before fills the budget: 600 characters of it, nothing earlier.
+    assert!(docs[4].context.contains(&"x".repeat(600)));
+    assert!(!docs[4].context.contains(&"x".repeat(601)));
+    assert!(!docs[4].context.contains("1:58:40"));
+    // Only the one request after: nothing two ahead.
+    assert!(
+        !docs[0].context.contains("1:58:40"),
+        "{:?}",
+        docs[0].context
+    );
+    assert!(docs[0].context.contains("Great!"));
+    assert!(docs[5].context.contains("And after that?"));
+}

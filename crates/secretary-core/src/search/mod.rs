@@ -45,7 +45,7 @@ pub struct Document {
     /// Tags, keywords or a category; weighted above the text, below the name.
     pub tags: Vec<String>,
     /// Text around the document that says what it is about without being it: for a past
-    /// request, the requests just before and after it in its dialog. A person recalls the topic
+    /// request, the requests around it in its dialog (`history::push_dialog_documents`). A person recalls the topic
     /// of a conversation more than the words of one turn, so these words count, at a fraction
     /// of a text mention ([`SearchOptions::context_weight`], [`HybridOptions::context_weight`]).
     pub context: String,
