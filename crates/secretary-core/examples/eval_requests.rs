@@ -8,7 +8,7 @@
 //!     [--split tune|report|all] [--tune] [--k1 X --b X --idf-power X --prefix-weight X
 //!     --semantic-weight X --context-weight X --min-semantic X --soft-weight X --soft-depth N --soft-floor X
 //!     --soft-max-tokens N --soft-skip 0|1] [--table PATH]
-//!     [--dump-features PATH] [--rerank-weights W1,W2,...]
+//!     [--dump-features PATH] [--rerank-weights W1,W2,...] [--misses]
 //! ```
 //!
 //! `FILE.json` is `{"dialogs": [{"id", "requests": [{"text", "timestamp"?}]}], "questions":
@@ -260,6 +260,7 @@ fn run() -> Result<(), String> {
     let mut tune = false;
     let mut dump: Option<String> = None;
     let mut rerank: Option<&'static [f32]> = None;
+    let mut misses = false;
     let mut overrides = Overrides(Vec::new());
     let mut table = Table::builtin();
     let mut it = std::env::args().skip(1);
@@ -274,6 +275,7 @@ fn run() -> Result<(), String> {
             }
             "--split" => split = it.next().ok_or("--split needs a value")?,
             "--tune" => tune = true,
+            "--misses" => misses = true,
             "--dump-features" => dump = Some(it.next().ok_or("--dump-features needs a path")?),
             "--rerank-weights" => {
                 let text = it.next().ok_or("--rerank-weights needs a value")?;
@@ -392,11 +394,51 @@ fn run() -> Result<(), String> {
         let index = HybridIndex::with_table(&docs, options, table);
         let build = start.elapsed().as_secs_f64() * 1e3;
         let s = evaluate(&index, &refs, times, &questions);
+        if misses && name.ends_with("(default)") {
+            print_misses(&bench, &index, &refs, times, &questions);
+        }
         let (p50, p99) = timing(&index, times, &questions);
         println!("{name:40} {s}  build {build:.1} ms  query p50 {p50:.3} ms p99 {p99:.3} ms");
     }
     incremental(&bench);
     Ok(())
+}
+
+/// Prints each question whose evidence request is not among the first five (`--misses`, for the
+/// default ranker): the question, its evidence request and the first result, each cut to a line.
+fn print_misses(
+    bench: &Bench,
+    index: &HybridIndex,
+    refs: &[(usize, usize)],
+    times: Option<&[Option<i64>]>,
+    questions: &[&Question],
+) {
+    let line = |(d, r): (usize, usize)| -> String {
+        let text: String = bench.dialogs[d][r].chars().take(160).collect();
+        format!("[{d}:{r}] {}", text.replace('\n', " "))
+    };
+    for q in questions {
+        let hits: Vec<usize> = match times {
+            Some(times) => rank_with_dates(index, times, &q.text, 10)
+                .into_iter()
+                .map(|(hit, _)| hit.doc)
+                .collect(),
+            None => index
+                .search(&q.text, 10)
+                .into_iter()
+                .map(|h| h.doc)
+                .collect(),
+        };
+        let rank = hits.iter().position(|&h| refs[h] == (q.dialog, q.request));
+        if rank.is_some_and(|r| r < 5) {
+            continue;
+        }
+        println!("miss {:?} (rank {rank:?})", q.text);
+        println!("  want {}", line((q.dialog, q.request)));
+        if let Some(&top) = hits.first() {
+            println!("  got  {}", line(refs[top]));
+        }
+    }
 }
 
 /// Times the default index's full build against a rebuild after one request is appended to the
