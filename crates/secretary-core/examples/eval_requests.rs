@@ -32,7 +32,7 @@ use std::time::Instant;
 use secretary_core::history::{push_dialog_documents, rank_with_dates, request_options};
 use secretary_core::search::embed::Table;
 use secretary_core::search::rerank::{self, Reranker, FEATURE_NAMES};
-use secretary_core::search::{Document, HybridIndex, HybridOptions, SearchOptions};
+use secretary_core::search::{Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 
 struct Bench {
     /// Per dialog, its requests' texts.
@@ -151,6 +151,18 @@ impl Scores {
     }
 }
 
+/// The first ten results for `question` as `search_requests` ranks them: with `times`, a time
+/// named in the question counts ([`rank_with_dates`]).
+fn ranked(index: &HybridIndex, times: Option<&[Option<i64>]>, question: &str) -> Vec<HybridHit> {
+    match times {
+        Some(times) => rank_with_dates(index, times, question, 10)
+            .into_iter()
+            .map(|(hit, _)| hit)
+            .collect(),
+        None => index.search(question, 10),
+    }
+}
+
 /// Each question ranked as `search_requests` ranks it: with `dates`, a time named in the
 /// question counts ([`rank_with_dates`]); without, the question is searched as plain words.
 fn evaluate(
@@ -161,13 +173,7 @@ fn evaluate(
 ) -> Scores {
     let mut s = Scores::default();
     for q in questions {
-        let hits: Vec<_> = match times {
-            Some(times) => rank_with_dates(index, times, &q.text, 10)
-                .into_iter()
-                .map(|(hit, _)| hit)
-                .collect(),
-            None => index.search(&q.text, 10),
-        };
+        let hits = ranked(index, times, &q.text);
         s.n += 1;
         if hits.first().map(|h| refs[h.doc].0) == Some(q.dialog) {
             s.dialog_at_1 += 1;
@@ -418,17 +424,10 @@ fn print_misses(
         format!("[{d}:{r}] {}", text.replace('\n', " "))
     };
     for q in questions {
-        let hits: Vec<usize> = match times {
-            Some(times) => rank_with_dates(index, times, &q.text, 10)
-                .into_iter()
-                .map(|(hit, _)| hit.doc)
-                .collect(),
-            None => index
-                .search(&q.text, 10)
-                .into_iter()
-                .map(|h| h.doc)
-                .collect(),
-        };
+        let hits: Vec<usize> = ranked(index, times, &q.text)
+            .iter()
+            .map(|h| h.doc)
+            .collect();
         let rank = hits.iter().position(|&h| refs[h] == (q.dialog, q.request));
         if rank.is_some_and(|r| r < 5) {
             continue;

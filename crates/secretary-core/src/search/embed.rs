@@ -127,20 +127,15 @@ impl Table {
 
     /// Token `id`'s int8 row (empty for an id out of range).
     fn row(&self, id: u32) -> &[i8] {
-        let start = (id as usize).saturating_mul(self.dims);
-        self.data.get(start..start + self.dims).unwrap_or(&[])
+        (id as usize)
+            .checked_mul(self.dims)
+            .and_then(|start| self.data.get(start..start.checked_add(self.dims)?))
+            .unwrap_or(&[])
     }
 
     /// The cosine of two tokens' vectors (0 for an unknown id or a zero vector). A token's
     /// scale does not change its direction, so this is the cosine of the int8 rows.
     pub fn cosine(&self, a: u32, b: u32) -> f32 {
-        if a == b {
-            return if self.row(a).iter().any(|&x| x != 0) {
-                1.0
-            } else {
-                0.0
-            };
-        }
         let inverse = self.inverse_norms.get_or_init(|| {
             (0..self.vocab.len() as u32)
                 .map(|id| {
@@ -158,25 +153,27 @@ impl Table {
                 })
                 .collect()
         });
+        let norm = |id: u32| inverse.get(id as usize).copied().unwrap_or(0.0);
+        if a == b {
+            // Exactly 1 (the int8 sum would round), or 0 for a token with no vector.
+            return if norm(a) > 0.0 { 1.0 } else { 0.0 };
+        }
         let dot: i32 = self
             .row(a)
             .iter()
             .zip(self.row(b))
             .map(|(&x, &y)| i32::from(x) * i32::from(y))
             .sum();
-        let norm = |id: u32| inverse.get(id as usize).copied().unwrap_or(0.0);
         dot as f32 * norm(a) * norm(b)
     }
 
     /// Adds `weight` times token `id`'s vector to `acc`.
     fn add_token(&self, id: u32, weight: f32, acc: &mut [f32]) {
-        let id = id as usize;
-        let Some(&scale) = self.scales.get(id) else {
+        let Some(&scale) = self.scales.get(id as usize) else {
             return;
         };
-        let row = &self.data[id * self.dims..(id + 1) * self.dims];
         let s = scale * weight;
-        for (a, &q) in acc.iter_mut().zip(row) {
+        for (a, &q) in acc.iter_mut().zip(self.row(id)) {
             *a += f32::from(q) * s;
         }
     }
@@ -292,8 +289,6 @@ pub struct DenseIndex {
     projection: Option<QueryProjection>,
     /// Each document's distinct text tokens, for the soft match (`None`: not kept).
     token_sets: Option<TokenSets>,
-    /// How many distinct tokens of a document [`DenseIndex::token_sets`] keeps.
-    max_set_tokens: usize,
 }
 
 impl std::fmt::Debug for DenseIndex {
@@ -398,8 +393,7 @@ impl DenseIndex {
                 scales: Vec::with_capacity(docs.len() * 2),
             }),
             projection: None,
-            token_sets: token_sets.map(|_| TokenSets::default()),
-            max_set_tokens: token_sets.unwrap_or(0),
+            token_sets: token_sets.map(TokenSets::new),
         };
         for doc in &ids {
             index.push(doc, name_weight, context_weight);
@@ -433,8 +427,7 @@ impl DenseIndex {
                 scales: Vec::with_capacity(f.scales.len()),
             }),
             projection: previous.projection,
-            token_sets: previous.token_sets.as_ref().map(|_| TokenSets::default()),
-            max_set_tokens: previous.max_set_tokens,
+            token_sets: previous.token_sets.as_ref().map(TokenSets::emptied),
         };
         for (d, doc) in docs.iter().enumerate() {
             match reuse.get(d).copied().flatten().map(|r| r as usize) {
@@ -494,7 +487,7 @@ impl DenseIndex {
             fields.push(text);
         }
         if let Some(sets) = &mut self.token_sets {
-            sets.push(&doc.text, self.max_set_tokens);
+            sets.push(&doc.text);
         }
     }
 

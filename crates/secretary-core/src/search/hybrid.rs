@@ -491,6 +491,17 @@ impl HybridIndex {
     }
 }
 
+/// Scales the scores of `tail`, the hits after a head that was reordered and rescored (by the
+/// reranker, by the soft match), so that they continue below it: `boundary` was the head's last
+/// score before, `last` is its last score now. Scores still fall down the list, and the tail
+/// keeps its order.
+pub(crate) fn continue_below(tail: &mut [HybridHit], boundary: f32, last: f32) {
+    let scale = if boundary > 0.0 { last / boundary } else { 0.0 };
+    for hit in tail {
+        hit.score *= scale;
+    }
+}
+
 /// The `k` documents of `docs` with the highest `score`.
 fn top_by(docs: &[u32], score: impl Fn(u32) -> f32, k: usize) -> Vec<u32> {
     let mut v: Vec<(f32, u32)> = docs.iter().map(|&d| (score(d), d)).collect();

@@ -14,6 +14,7 @@
 //! queries only, by `scripts/rerank/fit.py` from the features `examples/eval_retrieval.rs
 //! --dump-features` writes; half B is reported (`docs/benchmarks.md`, "Issue 26, third pass").
 
+use super::hybrid::continue_below;
 use super::index::MatchProfile;
 use super::HybridHit;
 
@@ -108,11 +109,8 @@ impl Reranker {
             .checked_sub(1)
             .and_then(|i| hits.get(i))
             .map_or(0.0, |h| h.score);
-        let scale = if boundary > 0.0 { last / boundary } else { 0.0 };
-        head.extend(hits.drain(n..).map(|h| HybridHit {
-            score: h.score * scale,
-            ..h
-        }));
+        head.extend(hits.drain(n..));
+        continue_below(&mut head[n..], boundary, last);
         head.truncate(limit);
         *hits = head;
     }

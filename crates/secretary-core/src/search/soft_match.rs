@@ -20,6 +20,7 @@
 //! measured and brings nothing, so tool search has none.
 
 use super::embed::{DenseIndex, Table};
+use super::hybrid::continue_below;
 use super::tokenize::for_each_piece;
 use super::{FastMap, HybridHit};
 
@@ -51,17 +52,32 @@ pub const MAX_QUERY_TOKENS: usize = 32;
 /// [`SoftMatch::max_tokens`] each; flat, with each document's start.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TokenSets {
+    /// How many distinct tokens a document keeps.
+    max: usize,
     starts: Vec<u32>,
     ids: Vec<u32>,
 }
 
 impl TokenSets {
-    /// Appends one document's set: the distinct tokens of `ids`, at most `max` of them.
-    pub(crate) fn push(&mut self, ids: &[u32], max: usize) {
+    /// No documents yet; each will keep at most `max` tokens.
+    pub(crate) fn new(max: usize) -> TokenSets {
+        TokenSets {
+            max,
+            ..TokenSets::default()
+        }
+    }
+
+    /// No documents, the same cap as `self` (for an index rebuilt from this one).
+    pub(crate) fn emptied(&self) -> TokenSets {
+        TokenSets::new(self.max)
+    }
+
+    /// Appends one document's set: the distinct tokens of `ids`, at most the cap of them.
+    pub(crate) fn push(&mut self, ids: &[u32]) {
         self.starts.push(self.ids.len() as u32);
         let start = self.ids.len();
         for &id in ids {
-            if self.ids.len() - start >= max {
+            if self.ids.len() - start >= self.max {
                 break;
             }
             if !self.ids[start..].contains(&id) {
@@ -72,9 +88,8 @@ impl TokenSets {
 
     /// Appends `other`'s set of document `row` (for an index rebuilt around reused documents).
     pub(crate) fn copy(&mut self, other: &TokenSets, row: usize) {
-        let set = other.get(row).to_vec();
         self.starts.push(self.ids.len() as u32);
-        self.ids.extend_from_slice(&set);
+        self.ids.extend_from_slice(other.get(row));
     }
 
     /// Document `d`'s set (empty for a document out of range).
@@ -195,10 +210,7 @@ pub(crate) fn apply(soft: &SoftMatch, dense: &DenseIndex, query: &str, hits: &mu
     // A stable sort: equal scores keep the fused order.
     hits[..n].sort_by(|a, b| b.score.total_cmp(&a.score));
     let last = hits[n - 1].score;
-    let scale = if boundary > 0.0 { last / boundary } else { 0.0 };
-    for hit in hits[n..].iter_mut() {
-        hit.score *= scale;
-    }
+    continue_below(&mut hits[n..], boundary, last);
 }
 
 #[cfg(test)]
@@ -239,15 +251,15 @@ mod tests {
 
     #[test]
     fn token_sets_keep_distinct_tokens_in_order_up_to_the_cap() {
-        let mut sets = TokenSets::default();
-        sets.push(&[5, 3, 5, 9, 3, 7], 3);
-        sets.push(&[], 3);
-        sets.push(&[1, 1, 1], 3);
+        let mut sets = TokenSets::new(3);
+        sets.push(&[5, 3, 5, 9, 3, 7]);
+        sets.push(&[]);
+        sets.push(&[1, 1, 1]);
         assert_eq!(sets.get(0), &[5, 3, 9]);
         assert_eq!(sets.get(1), &[] as &[u32]);
         assert_eq!(sets.get(2), &[1]);
         assert_eq!(sets.get(3), &[] as &[u32], "out of range is empty");
-        let mut copy = TokenSets::default();
+        let mut copy = sets.emptied();
         copy.copy(&sets, 2);
         copy.copy(&sets, 0);
         assert_eq!(copy.get(0), &[1]);
