@@ -238,6 +238,31 @@ mod tests {
     }
 
     #[test]
+    fn a_query_with_no_token_left_keeps_the_fused_order() {
+        let docs: Vec<Document> = [
+            "the user asked for a fix",
+            "ask me about the user settings later",
+            "users",
+        ]
+        .iter()
+        .map(|t| Document::new("", *t))
+        .collect();
+        let with = HybridIndex::with_options(&docs, request_options(true));
+        let without = HybridIndex::with_options(
+            &docs,
+            crate::search::HybridOptions {
+                soft_match: None,
+                ..request_options(true)
+            },
+        );
+        // Only frame words: they match lexically, but the soft match has no token to weigh.
+        let query = "what did the user ask";
+        let hits = with.search(query, 3);
+        assert!(!hits.is_empty());
+        assert_eq!(hits, without.search(query, 3));
+    }
+
+    #[test]
     fn a_token_matches_itself_fully_and_others_less() {
         let table = Table::builtin();
         let id = |w: &str| table.vocab().id(w).expect("in the vocabulary");
