@@ -21,6 +21,7 @@ pub mod embed;
 pub mod eval;
 pub mod hybrid;
 pub mod index;
+mod irregular;
 pub mod projection;
 pub mod rerank;
 pub mod soft_match;

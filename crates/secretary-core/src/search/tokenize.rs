@@ -20,7 +20,8 @@
 //!    appear in few enough descriptions to get a sizeable IDF and would add noise to every query.
 //!    Single Latin letters left over by splitting are dropped too.
 //! 4. **Stem** with the Snowball English (Porter 2) stemmer, so that "searching", "searches"
-//!    and "searched" all become "search". Only words of ASCII letters are stemmed; numbers,
+//!    and "searched" all become "search"; an irregular form becomes its base first ("went" →
+//!    "go", "ate" → "eat": [`super::irregular`]). Only words of ASCII letters are stemmed; numbers,
 //!    accented words and other scripts pass through unchanged (the stemmer is English-only).
 //!
 //! Tokens longer than [`MAX_TOKEN_CHARS`] are skipped (hashes, base64, minified code): they never
@@ -72,7 +73,8 @@ pub(crate) fn normalize(piece: &str) -> Option<Cow<'_, str>> {
         return None;
     }
     if piece.chars().all(|c| c.is_ascii_lowercase()) {
-        let stem = stemmer().stem(piece);
+        let word = super::irregular::base(piece).unwrap_or(piece);
+        let stem = stemmer().stem(word);
         // Snowball never returns an empty stem for a non-empty word, but an empty term must never
         // reach the index, so be defensive about it.
         if stem.is_empty() {
@@ -369,5 +371,17 @@ mod tests {
         assert_eq!(normalize("s"), None);
         assert_eq!(normalize("3").as_deref(), Some("3"));
         assert_eq!(normalize("café").as_deref(), Some("café"));
+    }
+
+    /// "What did Sam eat" must meet "he ate half a box": irregular past forms become their base
+    /// before stemming, on both sides of the index.
+    #[test]
+    fn irregular_forms_meet_their_base() {
+        assert_eq!(
+            tokenize("he ate, went and broke it"),
+            ["eat", "go", "break"]
+        );
+        assert_eq!(tokenize("Eating"), tokenize("ate"));
+        assert_eq!(tokenize("left"), ["left"]);
     }
 }
