@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use std::collections::HashMap;
 
+use crate::search::answer_kind::AnswerKinds;
 use crate::search::soft_match::SoftMatch;
 use crate::search::{when, Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 use crate::session::SessionStore;
@@ -69,7 +70,8 @@ const REQUEST_SOFT_MATCH: SoftMatch = SoftMatch {
 /// IDF once): their lengths range from three words to pasted files, and a long request that
 /// mentions everything should not outrank a short one about the query. Each request carries its
 /// neighbours as context ([`push_dialog_documents`]), and the first results are reordered by the
-/// soft match ([`REQUEST_SOFT_MATCH`]), which long requests need.
+/// soft match ([`REQUEST_SOFT_MATCH`]), which long requests need, then by the answer kinds
+/// ([`AnswerKinds::REQUESTS`]: a question about someone's "when" prefers a turn that says one).
 pub fn request_options(semantic: bool) -> HybridOptions {
     let lexical = SearchOptions {
         k1: 1.2,
@@ -87,6 +89,7 @@ pub fn request_options(semantic: bool) -> HybridOptions {
             // Fitted on requests for tools, not questions about past requests.
             query_projection: None,
             soft_match: Some(REQUEST_SOFT_MATCH),
+            answer_kinds: Some(AnswerKinds::REQUESTS),
             ..HybridOptions::default()
         }
     } else {

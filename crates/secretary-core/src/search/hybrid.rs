@@ -12,6 +12,7 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
+use super::answer_kind::{self, AnswerKinds};
 use super::embed::{DenseIndex, QueryVector, Table};
 use super::index::LexicalScores;
 use super::projection::QueryProjection;
@@ -81,6 +82,10 @@ pub struct HybridOptions {
     /// document ([`super::soft_match`]), after the reranker if there is one; `None`: not at
     /// all. Applies only with the semantic signal on.
     pub soft_match: Option<SoftMatch>,
+    /// Moves up, among the first results, those that hold what a question about someone asks
+    /// for: a time for "when ...", a number for "how many ..." ([`super::answer_kind`]);
+    /// `None`: not at all. Applies only with the semantic signal on, after the soft match.
+    pub answer_kinds: Option<AnswerKinds>,
 }
 
 impl Default for HybridOptions {
@@ -101,6 +106,8 @@ impl Default for HybridOptions {
             query_projection: Some(QueryProjection::TOOLS),
             // Measured on tools and not adopted: descriptions are short (benchmarks).
             soft_match: None,
+            // Tool descriptions are not answers to questions about someone.
+            answer_kinds: None,
         }
     }
 }
@@ -161,6 +168,9 @@ pub struct HybridIndex {
     lexical: Index,
     dense: Option<DenseIndex>,
     options: HybridOptions,
+    /// Per document, the answer kinds its text holds ([`answer_kind::held`]); empty without
+    /// [`HybridOptions::answer_kinds`].
+    kinds: Vec<u8>,
 }
 
 impl HybridIndex {
@@ -197,6 +207,7 @@ impl HybridIndex {
         HybridIndex {
             lexical,
             dense,
+            kinds: answer_kinds_of(docs, &options),
             options,
         }
     }
@@ -224,6 +235,7 @@ impl HybridIndex {
         HybridIndex {
             lexical,
             dense,
+            kinds: answer_kinds_of(docs, &options),
             options,
         }
     }
@@ -308,7 +320,8 @@ impl HybridIndex {
     fn depth(&self, limit: usize) -> usize {
         let rerank = self.options.rerank.map_or(0, |r| r.depth);
         let soft = self.options.soft_match.map_or(0, |s| s.depth);
-        limit.max(rerank).max(soft)
+        let kinds = self.options.answer_kinds.map_or(0, |a| a.depth);
+        limit.max(rerank).max(soft).max(kinds)
     }
 
     /// `hits` reordered by the reranker and then the soft match, where there are, cut to
@@ -336,6 +349,9 @@ impl HybridIndex {
         }
         if let Some(soft) = &self.options.soft_match {
             soft_match::apply(soft, dense, query, &mut hits);
+        }
+        if let Some(kinds) = &self.options.answer_kinds {
+            answer_kind::apply(kinds, &self.kinds, query, &mut hits);
         }
         hits.truncate(limit);
         hits
@@ -500,6 +516,14 @@ pub(crate) fn continue_below(tail: &mut [HybridHit], boundary: f32, last: f32) {
     for hit in tail {
         hit.score *= scale;
     }
+}
+
+/// Per document, the answer kinds of its text, when `options` asks for them.
+fn answer_kinds_of(docs: &[Document], options: &HybridOptions) -> Vec<u8> {
+    if options.answer_kinds.is_none() || !options.semantic {
+        return Vec::new();
+    }
+    docs.iter().map(|d| answer_kind::held(&d.text)).collect()
 }
 
 /// The `k` documents of `docs` with the highest `score`.

@@ -17,6 +17,7 @@
 //!
 //! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 
+pub mod answer_kind;
 pub mod embed;
 pub mod eval;
 pub mod hybrid;
