@@ -14,7 +14,10 @@ details, recurring topics; then 45 questions, each answered by one turn (27 fact
 evidence turn. Nothing was filtered or rewritten afterwards.
 
 Conversations 1 to 4 are for development (their questions are `tune`); 5 to 8 were written
-after the choices they report on and are `report`. Each session is one dialog, each turn one
+after the choices of issue 26's fifth pass and are `report`; 9 to 16 were written the same way
+(by four helpers, one pair each, told the same rules and given the people) after the choices of
+the sixth pass, and are `fresh`: a second report set, twice as large, never looked at before its
+figures were taken. `--split all` in `eval_requests` takes every question. Each session is one dialog, each turn one
 request, dated at the session's time plus 30 s a turn. `--speaker` writes each turn as
 "Name: text" (as a transcript of such a chat reads), else the text alone.
 
@@ -37,10 +40,11 @@ def main():
     ap.add_argument("--dir", default=os.path.join(here, "conversations"))
     args = ap.parse_args()
     dialogs, questions = [], []
-    for n in range(1, 9):
+    count = len(glob.glob(os.path.join(args.dir, "conv*.json")))
+    for n in range(1, count + 1):
         path = os.path.join(args.dir, f"conv{n}.json")
         conv = json.load(open(path, encoding="utf-8"))
-        split = "tune" if n <= 4 else "report"
+        split = "tune" if n <= 4 else "report" if n <= 8 else "fresh"
         base = len(dialogs)
         for s, session in enumerate(conv["sessions"]):
             start = datetime.datetime.fromisoformat(session["date"]).replace(tzinfo=datetime.timezone.utc)
