@@ -165,115 +165,6 @@ fn ranked(index: &HybridIndex, times: Option<&[Option<i64>]>, question: &str) ->
 
 /// Each question ranked as `search_requests` ranks it: with `dates`, a time named in the
 /// question counts ([`rank_with_dates`]); without, the question is searched as plain words.
-fn kinds(text: &str) -> u8 {
-    const TIME: &[&str] = &[
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "yesterday",
-        "tomorrow",
-        "tonight",
-        "today",
-        "weekend",
-        "week",
-        "month",
-        "year",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "spring",
-        "summer",
-        "fall",
-        "autumn",
-        "winter",
-        "morning",
-        "night",
-        "ago",
-        "since",
-    ];
-    let lower = text.to_lowercase();
-    let mut k = 0u8;
-    for w in lower.split(|c: char| !c.is_alphanumeric()) {
-        if w.is_empty() {
-            continue;
-        }
-        if TIME.contains(&w) {
-            k |= 1;
-        }
-        if w.chars().any(|c| c.is_ascii_digit()) {
-            k |= 2;
-            if w.len() == 4
-                || w.ends_with("st")
-                || w.ends_with("nd")
-                || w.ends_with("rd")
-                || w.ends_with("th")
-            {
-                k |= 1;
-            }
-        }
-        if [
-            "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-            "eleven", "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "thousand",
-            "dozen", "half",
-        ]
-        .contains(&w)
-        {
-            k |= 2;
-        }
-    }
-    k
-}
-
-fn want_kind(q: &str) -> u8 {
-    let l = q.to_lowercase();
-    let w: Vec<&str> = l
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let third = !w.iter().any(|x| {
-        matches!(
-            *x,
-            "i" | "me" | "my" | "we" | "us" | "our" | "user" | "you" | "your"
-        )
-    });
-    let k = match (w.first().copied(), w.get(1).copied()) {
-        (Some("when"), _) => 1,
-        (Some("how"), Some("many" | "much" | "long" | "far" | "old" | "often" | "fast")) => 2,
-        (Some("what"), Some("date" | "day" | "time" | "month" | "year")) => 1,
-        _ => 0,
-    };
-    if third || std::env::var("EXP_ALL").is_ok() {
-        k
-    } else {
-        0
-    }
-}
-
 fn evaluate(
     index: &HybridIndex,
     refs: &[(usize, usize)],
@@ -281,30 +172,8 @@ fn evaluate(
     questions: &[&Question],
 ) -> Scores {
     let mut s = Scores::default();
-    let beta: Option<f32> = std::env::var("EXP_AT").ok().and_then(|v| v.parse().ok());
     for q in questions {
-        let mut hits = ranked(index, times, &q.text);
-        if let (Some(beta), Some(texts)) = (beta, TEXTS.get()) {
-            let want = want_kind(&q.text);
-            if want != 0 {
-                let mut more = match times {
-                    Some(times) => rank_with_dates(index, times, &q.text, 20)
-                        .into_iter()
-                        .map(|(h, _)| h)
-                        .collect(),
-                    None => index.search(&q.text, 20),
-                };
-                let top = more.first().map_or(1.0, |h| h.score).max(1e-6);
-                for h in &mut more {
-                    let (d, r) = refs[h.doc];
-                    let k = kinds(&texts[d][r]);
-                    h.score = h.score / top + if k & want != 0 { beta } else { 0.0 };
-                }
-                more.sort_by(|a, b| b.score.total_cmp(&a.score));
-                more.truncate(10);
-                hits = more;
-            }
-        }
+        let hits = ranked(index, times, &q.text);
         s.n += 1;
         if hits.first().map(|h| refs[h.doc].0) == Some(q.dialog) {
             s.dialog_at_1 += 1;
@@ -351,8 +220,6 @@ fn timing(
     let pct = |p: f64| ms[((ms.len() - 1) as f64 * p).round() as usize];
     (pct(0.5), pct(0.99))
 }
-
-static TEXTS: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
 
 struct Overrides(Vec<(String, f32)>);
 
@@ -433,7 +300,6 @@ fn run() -> Result<(), String> {
     }
     let path = bench_path.ok_or("--bench FILE is required")?;
     let bench = load(&path)?;
-    let _ = TEXTS.set(bench.dialogs.clone());
     let pick = |name: &str| -> Vec<&Question> {
         bench
             .questions
