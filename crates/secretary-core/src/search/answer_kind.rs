@@ -46,9 +46,10 @@ const READ_BYTES: usize = 1_000;
 #[rustfmt::skip]
 const TIME_WORDS: &[&str] = &[
     "ago", "april", "august", "autumn", "december", "february", "friday", "january", "july",
-    "june", "monday", "month", "morning", "night", "november", "october", "saturday",
+    "june", "monday", "month", "months", "morning", "night", "november", "october", "saturday",
     "september", "since", "spring", "summer", "sunday", "thursday", "today", "tomorrow",
-    "tonight", "tuesday", "wednesday", "week", "weekend", "winter", "year", "yesterday",
+    "tonight", "tuesday", "wednesday", "week", "weekend", "weeks", "winter", "year", "years",
+    "yesterday",
 ];
 
 #[rustfmt::skip]
@@ -72,7 +73,14 @@ pub fn held(text: &str) -> u8 {
     // Lowercased in place: no allocation per word over a collection of pasted pages.
     let mut buf = [0u8; 12];
     for piece in text[..end].split(|c: char| !c.is_alphanumeric()) {
-        if piece.is_empty() || piece.len() > buf.len() {
+        if piece.len() > buf.len() {
+            // A long run of digits is still a number; a long word is no time word.
+            if piece.bytes().any(|b| b.is_ascii_digit()) {
+                kinds |= NUMBER;
+            }
+            continue;
+        }
+        if piece.is_empty() {
             continue;
         }
         let lower = &mut buf[..piece.len()];
@@ -85,7 +93,9 @@ pub fn held(text: &str) -> u8 {
         if word.bytes().any(|b| b.is_ascii_digit()) {
             kinds |= NUMBER;
             let ordinal = ["st", "nd", "rd", "th"].iter().any(|s| word.ends_with(s));
-            if ordinal || (word.len() == 4 && word.bytes().all(|b| b.is_ascii_digit())) {
+            let digits = word.bytes().all(|b| b.is_ascii_digit());
+            let year = digits && word.len() == 4 && ("1900".."2100").contains(&word);
+            if ordinal || year {
                 kinds |= TIME;
             }
         } else if TIME_WORDS.binary_search(&word).is_ok() {
@@ -101,29 +111,38 @@ pub fn held(text: &str) -> u8 {
 /// "how many / much / long / far / old / often ..." a number; none for any other question and
 /// for a question in the first or second person.
 pub fn wanted(query: &str) -> u8 {
-    let words: Vec<String> = query
+    let raw: Vec<&str> = query
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .take(64)
-        .map(str::to_lowercase)
         .collect();
-    if words.iter().any(|w| PERSONAL.contains(&w.as_str())) {
+    // "US" is a country, not "us".
+    let personal = |w: &&str| w != &"US" && PERSONAL.contains(&w.to_lowercase().as_str());
+    if raw.iter().any(personal) {
         return 0;
     }
-    let first = words.first().map_or("", String::as_str);
-    let second = words.get(1).map_or("", String::as_str);
-    match (first, second) {
-        ("when", _) => TIME,
-        ("what" | "which", "date" | "day" | "time" | "month" | "year") => TIME,
-        ("how", "many" | "much" | "long" | "far" | "old" | "often") => NUMBER,
+    let mut words: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
+    // "So when did...", "And how many...".
+    if matches!(
+        words.first().map(String::as_str),
+        Some("so" | "and" | "but" | "then")
+    ) {
+        words.remove(0);
+    }
+    let word = |i: usize| words.get(i).map_or("", String::as_str);
+    match (word(0), word(1), word(2)) {
+        ("when", _, _) => TIME,
+        ("what" | "which", "date" | "day" | "time" | "month" | "year", _) => TIME,
+        ("in" | "on", "what" | "which", "date" | "day" | "month" | "year") => TIME,
+        ("how", "many" | "much" | "long" | "far" | "old" | "often", _) => NUMBER,
         _ => 0,
     }
 }
 
 /// Adds [`AnswerKinds::weight`] to each of the first [`AnswerKinds::depth`] hits that holds
-/// what `query` asks for (`kinds` per document, from [`held`]), their scores first brought to
-/// 1 for the best, and reorders them; the hits after them keep their order below. A question
-/// that asks for no kind changes nothing.
+/// what `query` asks for (`kinds` per document, from [`held`]), their scores first divided by
+/// the best one's when it is positive (fused scores are never negative), and reorders them; the
+/// hits after them keep their order below. A question that asks for no kind changes nothing.
 pub(crate) fn apply(settings: &AnswerKinds, kinds: &[u8], query: &str, hits: &mut [HybridHit]) {
     let want = wanted(query);
     let n = hits.len().min(settings.depth);
@@ -160,6 +179,9 @@ mod tests {
         assert_eq!(held("I start January 6."), TIME | NUMBER);
         assert_eq!(held("the 22nd"), TIME | NUMBER);
         assert_eq!(held("Back in 2019 we moved"), TIME | NUMBER);
+        assert_eq!(held("it listens on port 8080"), NUMBER);
+        assert_eq!(held("for three years now"), TIME | NUMBER);
+        assert_eq!(held("order 1234567890123456"), NUMBER);
         assert_eq!(held("That sounds lovely, tell me more"), 0);
         // "may" is mostly a verb and is no time.
         assert_eq!(held("You may be right"), 0);
@@ -167,6 +189,50 @@ mod tests {
         let page = format!("{}yesterday", "word ".repeat(400));
         assert_eq!(held(&page), 0);
         assert_eq!(held(&format!("a{}", "é".repeat(800))), 0);
+    }
+
+    fn hit(doc: usize, score: f32) -> HybridHit {
+        HybridHit {
+            doc,
+            score,
+            matched: Vec::new(),
+            lexical: 0.0,
+            semantic: 0.0,
+            semantic_match: false,
+        }
+    }
+
+    /// Within the depth, a hit that says what is asked for moves up by the weight; below the
+    /// depth the order is kept and every score stays below the last moved one.
+    #[test]
+    fn apply_moves_hits_that_hold_the_kind_within_the_depth() {
+        let settings = AnswerKinds {
+            weight: 0.35,
+            depth: 3,
+        };
+        // Documents 0 and 2 say a time; 4 does too but is below the depth.
+        let kinds = [TIME, 0, TIME, 0, TIME];
+        let scores = [2.0, 1.9, 1.4, 1.0, 0.9];
+        let ranked = |query: &str, kinds: &[u8]| {
+            let mut hits: Vec<HybridHit> = (0..5).map(|d| hit(d, scores[d])).collect();
+            apply(&settings, kinds, query, &mut hits);
+            hits
+        };
+        let hits = ranked("When did Sam sign up?", &kinds);
+        let order: Vec<usize> = hits.iter().map(|h| h.doc).collect();
+        assert_eq!(order, [0, 2, 1, 3, 4]);
+        assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+        // 1.4 / 2 + 0.35 against 1.9 / 2: document 2 passes document 1.
+        assert!((hits[1].score - 1.05).abs() < 1e-6);
+        // No kind asked, or no kinds known: nothing moves.
+        for (query, kinds) in [
+            ("What did Sam sign up for?", &kinds[..]),
+            ("When?", &[][..]),
+        ] {
+            let hits = ranked(query, kinds);
+            let order: Vec<usize> = hits.iter().map(|h| h.doc).collect();
+            assert_eq!(order, [0, 1, 2, 3, 4], "{query}");
+        }
     }
 
     #[test]
@@ -177,6 +243,10 @@ mod tests {
         assert_eq!(wanted("What did Sam eat?"), 0);
         // About the asker's own requests: their time is the request's timestamp.
         assert_eq!(wanted("When did I ask about docker?"), 0);
+        assert_eq!(wanted("When did Jonah move to the US?"), TIME);
+        assert_eq!(wanted("So when did Mei fly in?"), TIME);
+        assert_eq!(wanted("In which year did Tom retire?"), TIME);
+        assert_eq!(wanted("when did you see us"), 0);
         assert_eq!(wanted("when did the user mention kafka"), 0);
         assert_eq!(wanted(""), 0);
     }

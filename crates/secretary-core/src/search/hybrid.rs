@@ -232,10 +232,23 @@ impl HybridIndex {
                 options.context_weight,
             )
         });
+        // A reused document is the same text: its kinds are the previous ones.
+        let kinds = if previous.kinds.is_empty() {
+            Vec::new()
+        } else {
+            let reused = |d: usize| reuse.get(d).copied().flatten();
+            let kind = |(d, doc): (usize, &Document)| match reused(d)
+                .and_then(|r| previous.kinds.get(r as usize))
+            {
+                Some(&k) => k,
+                None => answer_kind::held(&doc.text),
+            };
+            docs.iter().enumerate().map(kind).collect()
+        };
         HybridIndex {
             lexical,
             dense,
-            kinds: answer_kinds_of(docs, &options),
+            kinds,
             options,
         }
     }
@@ -315,8 +328,8 @@ impl HybridIndex {
         (lex, Some(q), hits)
     }
 
-    /// How many fused results a query of `limit` needs: the reranker's or the soft match's
-    /// depth when they reorder more than are asked for.
+    /// How many fused results a query of `limit` needs: the reranker's, the soft match's or the
+    /// answer kinds' depth when they reorder more than are asked for.
     fn depth(&self, limit: usize) -> usize {
         let rerank = self.options.rerank.map_or(0, |r| r.depth);
         let soft = self.options.soft_match.map_or(0, |s| s.depth);
@@ -324,8 +337,8 @@ impl HybridIndex {
         limit.max(rerank).max(soft).max(kinds)
     }
 
-    /// `hits` reordered by the reranker and then the soft match, where there are, cut to
-    /// `limit`.
+    /// `hits` reordered by the reranker, then the soft match, then the answer kinds, where
+    /// there are, cut to `limit`.
     fn reranked(
         &self,
         query: &str,
@@ -340,11 +353,11 @@ impl HybridIndex {
         };
         if let Some(model) = &self.options.rerank {
             let profiles = self.profiles(lex, q, &hits[..hits.len().min(model.depth)]);
-            // The soft match below reorders the reranker's whole depth, not just `limit`.
-            let keep = self
-                .options
-                .soft_match
-                .map_or(limit, |s| s.depth.max(limit));
+            // The soft match and the answer kinds below reorder their whole depth, not just
+            // `limit`.
+            let soft = self.options.soft_match.map_or(0, |s| s.depth);
+            let kinds = self.options.answer_kinds.map_or(0, |a| a.depth);
+            let keep = limit.max(soft).max(kinds);
             model.apply(&mut hits, &profiles, keep);
         }
         if let Some(soft) = &self.options.soft_match {

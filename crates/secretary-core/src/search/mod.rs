@@ -13,7 +13,8 @@
 //! learned directions out of each query's embedding first ([`projection`]).
 //!
 //! Past-request search reorders its first results by a token-level soft match ([`soft_match`]),
-//! which long requests need.
+//! which long requests need, then moves up those that say what a question about someone asks
+//! for, a time or a number ([`answer_kind`]).
 //!
 //! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 

@@ -245,7 +245,8 @@ impl Words {
 
     /// A month's name, when it reads as a time: alone ("may" is not), after a lead ("in May"),
     /// or with a year. Without a year: the latest such month up to the anchor's, and the same
-    /// month of the years before ([`Span::yearly`]).
+    /// month of the years before ([`Span::yearly`]), except after "last" (the latest only) and
+    /// "since" (from that month to the anchor's day).
     fn month(&self, i: usize, m: u32, alone: bool, t: &Today) -> Found {
         let lead = i > 0 && MONTH_LEADS.contains(&self.w(i - 1));
         let given_year = year_of(self.w(i + 1));
@@ -255,9 +256,19 @@ impl Words {
         let y = given_year.unwrap_or(if m <= t.month { t.year } else { t.year - 1 });
         let first = if lead { i - 1 } else { i };
         let last = if given_year.is_some() { i + 1 } else { i };
-        let span = Span {
-            yearly: given_year.is_none(),
-            ..month_span(y, m)
+        let month = month_span(y, m);
+        let span = match if lead { self.w(i - 1) } else { "" } {
+            // From the start of that month to today.
+            "since" => Span {
+                end: (t.day + 1).saturating_mul(DAY),
+                ..month
+            },
+            // "last December" is the latest one.
+            "last" => month,
+            _ => Span {
+                yearly: given_year.is_none(),
+                ..month
+            },
         };
         Some((first, last, span))
     }
@@ -280,9 +291,10 @@ impl Words {
 }
 
 fn days(from: i64, to: i64) -> Span {
+    // Saturating: the anchor is a request's time, which a hostile session file chooses.
     Span {
-        start: from * DAY,
-        end: to * DAY,
+        start: from.saturating_mul(DAY),
+        end: to.saturating_mul(DAY),
         yearly: false,
     }
 }
@@ -389,6 +401,42 @@ mod tests {
         assert!(!dated.contains(ms(2023, 3, 9)));
         let week = parse("tests last week", ANCHOR).map(|d| d.span);
         assert!(!week.expect("a date").contains(ms(2024, 10, 10)));
+        // At the year's edges: December of the years before, not the January after.
+        let december = parse("the plan in December", ANCHOR).map(|d| d.span);
+        let december = december.expect("a date");
+        assert!(december.contains(ms(2024, 12, 31)));
+        assert!(december.contains(ms(2022, 12, 1)));
+        assert!(!december.contains(ms(2025, 1, 1)));
+        assert!(!december.contains(ms(2023, 11, 30)));
+        // "last December" is the latest one only.
+        let last = parse("last December", ANCHOR).map(|d| d.span);
+        let last = last.expect("a date");
+        assert!(last.contains(ms(2024, 12, 5)));
+        assert!(!last.contains(ms(2023, 12, 5)));
+        // "since March": from March to today.
+        let since = parse("tests since March", ANCHOR).map(|d| d.span);
+        let since = since.expect("a date");
+        assert!(since.contains(ms(2025, 3, 2)));
+        assert!(since.contains(ms(2025, 8, 20)));
+        assert!(!since.contains(ms(2024, 3, 2)));
+        assert!(!since.contains(ms(2025, 2, 27)));
+    }
+
+    /// A hostile anchor (a request's time from a session file) cannot overflow the arithmetic.
+    #[test]
+    fn extreme_anchors_do_not_overflow() {
+        for anchor in [i64::MAX, i64::MIN, i64::MAX - 1] {
+            for query in [
+                "today",
+                "this month",
+                "in May",
+                "since March",
+                "last week",
+                "3 days ago",
+            ] {
+                let _ = parse(query, anchor);
+            }
+        }
     }
 
     #[test]
