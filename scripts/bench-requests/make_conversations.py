@@ -38,9 +38,13 @@ def main():
     ap.add_argument("--speaker", action="store_true", help='turns as "Name: text"')
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--dir", default=os.path.join(here, "conversations"))
+    ap.add_argument("--conversations", type=int, default=0,
+                    help="only the first N (8: the set of the fifth pass); default every one")
     args = ap.parse_args()
     dialogs, questions = [], []
     count = len(glob.glob(os.path.join(args.dir, "conv*.json")))
+    if args.conversations:
+        count = min(count, args.conversations)
     for n in range(1, count + 1):
         path = os.path.join(args.dir, f"conv{n}.json")
         conv = json.load(open(path, encoding="utf-8"))
