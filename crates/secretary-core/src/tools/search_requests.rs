@@ -42,7 +42,7 @@ pub static TOOL: ToolDef = ToolDef {
         ],
         usage: "Describe what you are looking for in `query`, in your own words or with the distinctive \
                 words (names, technologies, file names), and when, if the user said (\"last week\", \"yesterday\", \
-                \"in May\", \"3 days ago\": requests of that time come first; a query that is only a time \
+                \"in May\" (any year's; \"May 2024\" for one), \"3 days ago\": requests of that time come first; a query that is only a time \
                 lists that time's requests, newest first). Results are ranked by BM25 relevance (words of the \
                 neighbouring requests count a little) fused with closeness in meaning, the first ones then by how \
                 well each of your words is matched in the request (unless the user turned semantic search off); \
