@@ -13,7 +13,7 @@
 //! `scripts/bench-requests/conversations/` (`docs/benchmarks.md`, "Issue 26, sixth pass"); the
 //! ShareGPT sets do not move, since none of their questions is in the third person.
 
-use super::hybrid::continue_below;
+use super::hybrid::rescore_head;
 use super::HybridHit;
 
 /// Settings of the answer-kind bonus ([`super::HybridOptions::answer_kinds`]).
@@ -149,17 +149,14 @@ pub(crate) fn apply(settings: &AnswerKinds, kinds: &[u8], query: &str, hits: &mu
     if want == 0 || n == 0 {
         return;
     }
-    let best = hits[0].score;
-    let norm = if best > 0.0 { 1.0 / best } else { 1.0 };
-    let boundary = hits[n - 1].score;
-    for hit in hits[..n].iter_mut() {
+    rescore_head(hits, n, |hit| {
         let holds = kinds.get(hit.doc).is_some_and(|k| k & want != 0);
-        hit.score = hit.score * norm + if holds { settings.weight } else { 0.0 };
-    }
-    // A stable sort: equal scores keep the order they had.
-    hits[..n].sort_by(|a, b| b.score.total_cmp(&a.score));
-    let last = hits[n - 1].score;
-    continue_below(&mut hits[n..], boundary, last);
+        if holds {
+            settings.weight
+        } else {
+            0.0
+        }
+    });
 }
 
 #[cfg(test)]

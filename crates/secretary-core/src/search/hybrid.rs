@@ -520,6 +520,30 @@ impl HybridIndex {
     }
 }
 
+/// Rescores the first `n` of `hits` as `score / best score + bonus(hit)` (the best score taken
+/// as 1 when it is not positive; fused scores never are negative), reorders them by the new
+/// score (a stable sort: equal scores keep their order) and scales the hits after them to
+/// continue below ([`continue_below`]). What the soft match and the answer kinds share.
+pub(crate) fn rescore_head(
+    hits: &mut [HybridHit],
+    n: usize,
+    mut bonus: impl FnMut(&HybridHit) -> f32,
+) {
+    let n = n.min(hits.len());
+    if n == 0 {
+        return;
+    }
+    let best = hits[0].score;
+    let norm = if best > 0.0 { 1.0 / best } else { 1.0 };
+    let boundary = hits[n - 1].score;
+    for hit in hits[..n].iter_mut() {
+        hit.score = hit.score * norm + bonus(hit);
+    }
+    hits[..n].sort_by(|a, b| b.score.total_cmp(&a.score));
+    let last = hits[n - 1].score;
+    continue_below(&mut hits[n..], boundary, last);
+}
+
 /// Scales the scores of `tail`, the hits after a head that was reordered and rescored (by the
 /// reranker, by the soft match), so that they continue below it: `boundary` was the head's last
 /// score before, `last` is its last score now. Scores still fall down the list, and the tail

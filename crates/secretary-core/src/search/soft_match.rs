@@ -20,7 +20,7 @@
 //! measured and brings nothing, so tool search has none.
 
 use super::embed::{DenseIndex, Table};
-use super::hybrid::continue_below;
+use super::hybrid::rescore_head;
 use super::tokenize::for_each_piece;
 use super::{FastMap, HybridHit};
 
@@ -194,23 +194,15 @@ pub(crate) fn apply(soft: &SoftMatch, dense: &DenseIndex, query: &str, hits: &mu
     let Some(sets) = dense.token_sets() else {
         return;
     };
-    let best = hits[0].score;
-    let norm = if best > 0.0 { 1.0 / best } else { 1.0 };
-    let boundary = hits[n - 1].score;
     let mut cosines = Cosines {
         table: dense.table(),
         query: &query,
         at: FastMap::default(),
         values: Vec::new(),
     };
-    for hit in hits[..n].iter_mut() {
-        let soft_score = score(soft, sets.get(hit.doc), &mut cosines);
-        hit.score = hit.score * norm + soft.weight * soft_score;
-    }
-    // A stable sort: equal scores keep the fused order.
-    hits[..n].sort_by(|a, b| b.score.total_cmp(&a.score));
-    let last = hits[n - 1].score;
-    continue_below(&mut hits[n..], boundary, last);
+    rescore_head(hits, n, |hit| {
+        soft.weight * score(soft, sets.get(hit.doc), &mut cosines)
+    });
 }
 
 #[cfg(test)]
