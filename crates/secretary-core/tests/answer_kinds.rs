@@ -60,3 +60,27 @@ fn a_rebuilt_index_keeps_the_answer_kinds() {
     assert_eq!(first.search(query, 6), again.search(query, 6));
     assert_eq!(first.search(query, 6), fresh.search(query, 6));
 }
+
+/// Grown from an index of no requests, the kinds are read for every new one: the turn with the
+/// date moves up as it does in an index built whole. (The token weights stay the empty
+/// index's, so the scores are not those of `first`; the comparison is with the same growth
+/// without the answer kinds.)
+#[test]
+fn an_index_grown_from_none_reads_the_answer_kinds() {
+    let docs = docs();
+    let grown = |options: HybridOptions| {
+        let empty = HybridIndex::with_options(&[], options);
+        HybridIndex::rebuild(&empty, &docs, &[])
+    };
+    let with = grown(request_options(true));
+    let without = grown(HybridOptions {
+        answer_kinds: None,
+        ..request_options(true)
+    });
+    let query = "When is Sam's Hagg Lake triathlon?";
+    let (now, before) = (rank_of(&with, query, 2), rank_of(&without, query, 2));
+    assert!(
+        now < before,
+        "rank {now:?} with answer kinds, {before:?} without"
+    );
+}

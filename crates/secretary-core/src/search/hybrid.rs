@@ -207,7 +207,7 @@ impl HybridIndex {
         HybridIndex {
             lexical,
             dense,
-            kinds: answer_kinds_of(docs, &options),
+            kinds: answer_kinds_of(docs, &options, |_| None),
             options,
         }
     }
@@ -233,18 +233,10 @@ impl HybridIndex {
             )
         });
         // A reused document is the same text: its kinds are the previous ones.
-        let kinds = if previous.kinds.is_empty() {
-            Vec::new()
-        } else {
-            let reused = |d: usize| reuse.get(d).copied().flatten();
-            let kind = |(d, doc): (usize, &Document)| match reused(d)
-                .and_then(|r| previous.kinds.get(r as usize))
-            {
-                Some(&k) => k,
-                None => answer_kind::held(&doc.text),
-            };
-            docs.iter().enumerate().map(kind).collect()
-        };
+        let kinds = answer_kinds_of(docs, &options, |d| {
+            let row = reuse.get(d).copied().flatten()?;
+            previous.kinds.get(row as usize).copied()
+        });
         HybridIndex {
             lexical,
             dense,
@@ -332,9 +324,15 @@ impl HybridIndex {
     /// answer kinds' depth when they reorder more than are asked for.
     fn depth(&self, limit: usize) -> usize {
         let rerank = self.options.rerank.map_or(0, |r| r.depth);
+        limit.max(rerank).max(self.reordered_after_rerank())
+    }
+
+    /// How many first results the soft match and the answer kinds reorder (0 without them):
+    /// the reranker must keep at least as many.
+    fn reordered_after_rerank(&self) -> usize {
         let soft = self.options.soft_match.map_or(0, |s| s.depth);
         let kinds = self.options.answer_kinds.map_or(0, |a| a.depth);
-        limit.max(rerank).max(soft).max(kinds)
+        soft.max(kinds)
     }
 
     /// `hits` reordered by the reranker, then the soft match, then the answer kinds, where
@@ -355,9 +353,7 @@ impl HybridIndex {
             let profiles = self.profiles(lex, q, &hits[..hits.len().min(model.depth)]);
             // The soft match and the answer kinds below reorder their whole depth, not just
             // `limit`.
-            let soft = self.options.soft_match.map_or(0, |s| s.depth);
-            let kinds = self.options.answer_kinds.map_or(0, |a| a.depth);
-            let keep = limit.max(soft).max(kinds);
+            let keep = limit.max(self.reordered_after_rerank());
             model.apply(&mut hits, &profiles, keep);
         }
         if let Some(soft) = &self.options.soft_match {
@@ -555,12 +551,19 @@ pub(crate) fn continue_below(tail: &mut [HybridHit], boundary: f32, last: f32) {
     }
 }
 
-/// Per document, the answer kinds of its text, when `options` asks for them.
-fn answer_kinds_of(docs: &[Document], options: &HybridOptions) -> Vec<u8> {
+/// Per document, the answer kinds of its text, when `options` asks for them: `known(d)` where
+/// it has them (a reused document), else read from the text.
+fn answer_kinds_of(
+    docs: &[Document],
+    options: &HybridOptions,
+    known: impl Fn(usize) -> Option<u8>,
+) -> Vec<u8> {
     if options.answer_kinds.is_none() || !options.semantic {
         return Vec::new();
     }
-    docs.iter().map(|d| answer_kind::held(&d.text)).collect()
+    let kind =
+        |(d, doc): (usize, &Document)| known(d).unwrap_or_else(|| answer_kind::held(&doc.text));
+    docs.iter().enumerate().map(kind).collect()
 }
 
 /// The `k` documents of `docs` with the highest `score`.
