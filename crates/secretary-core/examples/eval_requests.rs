@@ -8,7 +8,7 @@
 //!     [--split tune|report|all] [--tune] [--k1 X --b X --idf-power X --prefix-weight X
 //!     --semantic-weight X --context-weight X --min-semantic X --soft-weight X --soft-depth N --soft-floor X
 //!     --soft-max-tokens N --soft-skip 0|1] [--table PATH]
-//!     [--dump-features PATH] [--rerank-weights W1,W2,...] [--misses]
+//!     [--dump-features PATH] [--rerank-model PATH] [--misses]
 //! ```
 //!
 //! `FILE.json` is `{"dialogs": [{"id", "requests": [{"text", "timestamp"?}]}], "questions":
@@ -23,7 +23,7 @@
 //! (a candidate from `scripts/embeddings/`), in every hybrid row and in `--tune`.
 //! `--dump-features PATH` writes every question's first 20 candidates with the reranker's
 //! features (`search::rerank`; `tune` questions as half A, `report` as B) for
-//! `scripts/rerank/fit.py`; `--rerank-weights` adds a row ranked with the weights it prints
+//! `scripts/rerank/fit_trees.py`; `--rerank-model` adds a row ranked with the forest it writes
 //! (requests have no reranker by default: measured in `docs/benchmarks.md`, not adopted).
 
 use std::process::ExitCode;
@@ -31,7 +31,7 @@ use std::time::Instant;
 
 use secretary_core::history::{push_dialog_documents, rank_with_dates, request_options};
 use secretary_core::search::embed::Table;
-use secretary_core::search::rerank::{self, Reranker, FEATURE_NAMES};
+use secretary_core::search::rerank::{Forest, Reranker, FEATURE_NAMES};
 use secretary_core::search::{Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 
 struct Bench {
@@ -265,7 +265,7 @@ fn run() -> Result<(), String> {
     let mut split = "report".to_string();
     let mut tune = false;
     let mut dump: Option<String> = None;
-    let mut rerank: Option<&'static [f32]> = None;
+    let mut rerank: Option<&'static Forest> = None;
     let mut misses = false;
     let mut overrides = Overrides(Vec::new());
     let mut table = Table::builtin();
@@ -283,9 +283,9 @@ fn run() -> Result<(), String> {
             "--tune" => tune = true,
             "--misses" => misses = true,
             "--dump-features" => dump = Some(it.next().ok_or("--dump-features needs a path")?),
-            "--rerank-weights" => {
-                let text = it.next().ok_or("--rerank-weights needs a value")?;
-                rerank = Some(parse_weights(&text)?)
+            "--rerank-model" => {
+                let path = it.next().ok_or("--rerank-model needs a path")?;
+                rerank = Some(read_forest(&path)?)
             }
             other if other.starts_with("--") => {
                 let v = it
@@ -383,8 +383,8 @@ fn run() -> Result<(), String> {
         answer_kinds: None,
         ..now.clone()
     };
-    let reranked = rerank.map(|weights| HybridOptions {
-        rerank: Some(Reranker { depth: 20, weights }),
+    let reranked = rerank.map(|model| HybridOptions {
+        rerank: Some(Reranker { depth: 20, model }),
         ..now.clone()
     });
     let mut rankers: Vec<(&str, HybridOptions, bool, bool)> = vec![
@@ -397,7 +397,7 @@ fn run() -> Result<(), String> {
         ("now: hybrid, context, dates (default)", now, true, true),
     ];
     if let Some(options) = reranked {
-        rankers.push(("reranked (--rerank-weights), dates", options, true, true));
+        rankers.push(("reranked (--rerank-model), dates", options, true, true));
     }
     let all_times: Vec<Option<i64>> = bench.times.iter().flatten().copied().collect();
     for (name, options, context, dates) in rankers {
@@ -490,20 +490,23 @@ fn incremental(bench: &Bench) {
     );
 }
 
-/// The reranker weights to measure (see [`rerank::parse_weights`]), kept for the whole run.
-fn parse_weights(text: &str) -> Result<&'static [f32], String> {
-    Ok(Box::leak(rerank::parse_weights(text)?.into_boxed_slice()))
+/// The reranker to measure (a forest file `scripts/rerank/fit_trees.py` wrote), kept for the
+/// whole run.
+fn read_forest(path: &str) -> Result<&'static Forest, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let forest = Forest::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    Ok(Box::leak(Box::new(forest)))
 }
 
 /// Writes every question's first 20 candidates (the default ranker, without dates) with the
-/// reranker's features as CSV for `scripts/rerank/fit.py`: `tune` questions as half A, `report`
+/// reranker's features as CSV for `scripts/rerank/fit_trees.py`: `tune` questions as half A, `report`
 /// as B; label 1 for the evidence request.
 fn dump_features(bench: &Bench, table: &'static Table, path: &str) -> Result<(), String> {
     let (docs, refs) = documents(bench, true);
     let options = HybridOptions {
         rerank: Some(Reranker {
             depth: 20,
-            weights: &[],
+            model: Forest::none(),
         }),
         ..request_options(true)
     };

@@ -26,8 +26,8 @@
 //! * `--tune-hybrid`: grid search over the semantic weight and name weight on half A, then the
 //!   best settings on half B.
 //! * `--dump-features PATH`: writes every query's first 20 fused candidates with the reranker's
-//!   features and labels as CSV, for `scripts/rerank/fit.py` (which fits on half A only);
-//!   `--rerank-weights W1,W2,...` measures the weights it prints instead of the compiled-in ones.
+//!   features and labels as CSV, for `scripts/rerank/fit_trees.py` (which fits on half A only);
+//!   `--rerank-model PATH` measures the forest it writes instead of the committed one.
 //!   The `fused` rows are the hybrid without its reranker, in the same run; the dump also
 //!   writes `PATH.vec`, the vectors `scripts/rerank/query_projection.py` fits the query
 //!   projection on. `--no-projection` ranks without the query projection
@@ -48,7 +48,7 @@ use std::time::Instant;
 
 use secretary_core::search::embed::Table;
 use secretary_core::search::eval::{parse_csv, rank_of, Metrics, MetricsBuilder};
-use secretary_core::search::rerank::{self, Reranker, FEATURE_NAMES};
+use secretary_core::search::rerank::{Forest, Reranker, FEATURE_NAMES};
 use secretary_core::search::{Document, HybridIndex, HybridOptions, Index, SearchOptions};
 
 struct Args {
@@ -64,7 +64,7 @@ struct Args {
     table: Option<String>,
     hybrid_options: HybridOptions,
     dump_features: Option<String>,
-    rerank_weights: Option<&'static [f32]>,
+    rerank_model: Option<&'static Forest>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -81,7 +81,7 @@ fn parse_args() -> Result<Args, String> {
         table: None,
         hybrid_options: HybridOptions::default(),
         dump_features: None,
-        rerank_weights: None,
+        rerank_model: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -140,9 +140,9 @@ fn parse_args() -> Result<Args, String> {
                 args.hybrid = true;
                 args.hybrid_options.query_projection = None;
             }
-            "--rerank-weights" => {
+            "--rerank-model" => {
                 args.hybrid = true;
-                args.rerank_weights = Some(parse_weights(&value("--rerank-weights")?)?)
+                args.rerank_model = Some(read_forest(&value("--rerank-model")?)?)
             }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
@@ -154,14 +154,17 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// The reranker weights to measure (see [`rerank::parse_weights`]), kept for the whole run.
-fn parse_weights(text: &str) -> Result<&'static [f32], String> {
-    Ok(Box::leak(rerank::parse_weights(text)?.into_boxed_slice()))
+/// The reranker to measure (a forest file `scripts/rerank/fit_trees.py` wrote), kept for the
+/// whole run.
+fn read_forest(path: &str) -> Result<&'static Forest, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let forest = Forest::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    Ok(Box::leak(Box::new(forest)))
 }
 
 /// Writes, for every query, the hybrid's first 20 candidates with their reranker features and
 /// whether each is the right tool, as CSV (`query,half,label,<features>`): what
-/// `scripts/rerank/fit.py` fits the reranker on (half A only).
+/// `scripts/rerank/fit_trees.py` fits the reranker on (half A only).
 fn dump_features(
     path: &str,
     index: &HybridIndex,
@@ -666,7 +669,7 @@ fn main() -> ExitCode {
                  [--tag-weight X] [--prefix-weight X] [--idf-power X] [--no-compounds] [--tune] \
                  [--hybrid] [--tune-hybrid] [--table PATH] [--semantic-weight X] \
                  [--semantic-name-weight X] [--min-semantic X] [--dump-features PATH] \
-                 [--rerank-weights W1,W2,...] [--no-projection]"
+                 [--rerank-model PATH] [--no-projection]"
             );
             return ExitCode::from(2);
         }
@@ -710,17 +713,17 @@ fn main() -> ExitCode {
         lexical: args.options.clone(),
         ..args.hybrid_options.clone()
     };
-    if let Some(weights) = args.rerank_weights {
-        hybrid_options.rerank = Some(Reranker { depth: 20, weights });
+    if let Some(model) = args.rerank_model {
+        hybrid_options.rerank = Some(Reranker { depth: 20, model });
     }
     if let Some(table) = table {
         hybrid_report(&docs, &queries, &hybrid_options, table, args.split_check);
         if let Some(path) = &args.dump_features {
-            // A reranker with no weights keeps the fused order and builds the field vectors.
+            // A reranker with no trees keeps the fused order and builds the field vectors.
             let options = HybridOptions {
                 rerank: Some(Reranker {
                     depth: 20,
-                    weights: &[],
+                    model: Forest::none(),
                 }),
                 ..hybrid_options.clone()
             };

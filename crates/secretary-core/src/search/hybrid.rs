@@ -50,7 +50,7 @@ impl Eq for Fused {}
 
 /// Tunables of [`HybridIndex`]. The defaults (tool search's) were chosen on one random half of
 /// the MetaTool dev queries and checked on the other (`examples/eval_retrieval.rs --hybrid
-/// --tune-hybrid`; the reranker: `--dump-features` and `scripts/rerank/fit.py`).
+/// --tune-hybrid`; the reranker: `--dump-features` and `scripts/rerank/fit_trees.py`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HybridOptions {
     /// The lexical index's options.
@@ -102,7 +102,7 @@ impl Default for HybridOptions {
             min_semantic: 0.17,
             semantic_candidates: 100,
             idf_power: 1.0,
-            rerank: Some(Reranker::TOOLS),
+            rerank: Reranker::tools(),
             query_projection: Some(QueryProjection::TOOLS),
             // Measured on tools and not adopted: descriptions are short (benchmarks).
             soft_match: None,
@@ -366,21 +366,25 @@ impl HybridIndex {
         hits
     }
 
-    /// What the reranker reads about each of `hits` besides the hit itself: its
-    /// [`super::index::MatchProfile`] and the query's cosines with its name and its text.
+    /// What the reranker reads about each of `hits` besides the hit itself
+    /// ([`rerank::Profile`]).
     fn profiles(
         &self,
         lex: &LexicalScores,
         q: Option<&QueryVector>,
         hits: &[HybridHit],
-    ) -> Vec<(super::index::MatchProfile, (f32, f32))> {
+    ) -> Vec<rerank::Profile> {
         hits.iter()
             .map(|h| {
-                let fields = match (&self.dense, q) {
+                let (name_cosine, text_cosine) = match (&self.dense, q) {
                     (Some(dense), Some(q)) => dense.field_cosines(q, h.doc),
                     _ => (0.0, 0.0),
                 };
-                (self.lexical.match_profile(lex, h.doc as u32), fields)
+                rerank::Profile {
+                    lexical: self.lexical.match_profile(lex, h.doc as u32),
+                    name_cosine,
+                    text_cosine,
+                }
             })
             .collect()
     }

@@ -5,14 +5,17 @@
 //! close the query is to the *name* alone and to the description alone
 //! ([`super::embed::FieldVectors`], kept only when there is a reranker), whether the query's words are in the name, how many of them
 //! the document holds as themselves rather than through a prefix relative, how long it is, and
-//! where each signal ranks it among the candidates. A model over those ([`Reranker::weights`]:
-//! linear, or linear plus every product of two features) reorders the first
-//! [`Reranker::depth`] fused results; the rest keep their order behind them.
+//! where each signal ranks it among the candidates. A model over those (a [`Forest`] of
+//! regression trees) reorders the first [`Reranker::depth`] fused results; the rest keep their
+//! order behind them.
 //!
-//! The weights are a conditional logit (the softmax over one query's candidates of the model's
-//! score, fitted so the right document gets the mass) fitted on half A of the MetaTool dev
-//! queries only, by `scripts/rerank/fit.py` from the features `examples/eval_retrieval.rs
-//! --dump-features` writes; half B is reported (`docs/benchmarks.md`, "Issue 26, third pass").
+//! The forest is LambdaRank (each query's candidates one group, fitted so the right document
+//! comes first) fitted on half A of the MetaTool dev queries only, by
+//! `scripts/rerank/fit_trees.py` from the features `examples/eval_retrieval.rs --dump-features`
+//! writes; half B is reported (`docs/benchmarks.md`, "Issue 26, third pass" for the features,
+//! "seventh pass" for the trees).
+
+use std::sync::OnceLock;
 
 use super::hybrid::continue_below;
 use super::index::MatchProfile;
@@ -39,63 +42,49 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "text_cosine",
 ];
 
-/// Number of weights of a model with every product of two features: the features, then the
-/// products `f[i] * f[j]` for `i <= j` in order (`(0,0), (0,1), ..., (1,1), ...`).
-pub const QUADRATIC: usize = FEATURES + FEATURES * (FEATURES + 1) / 2;
+/// What the reranker reads about a candidate besides its [`HybridHit`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Profile {
+    /// How the query's words are found in it.
+    pub lexical: MatchProfile,
+    /// The query's cosine with its name alone.
+    pub name_cosine: f32,
+    /// The query's cosine with its text alone.
+    pub text_cosine: f32,
+}
 
-/// A reranker: a candidate's score is its features (in the order of [`FEATURE_NAMES`]), then,
-/// with [`QUADRATIC`] weights, their products two by two, dotted with `weights`.
+/// A reranker: the first [`Reranker::depth`] fused results reordered by a forest's score of
+/// their features (in the order of [`FEATURE_NAMES`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Reranker {
     /// How many of the fused results are reordered.
     pub depth: usize,
-    /// [`FEATURES`] weights (linear) or [`QUADRATIC`] (with the products); weights beyond
-    /// either count are ignored.
-    pub weights: &'static [f32],
+    /// The model.
+    pub model: &'static Forest,
 }
 
 impl Reranker {
-    /// The reranker of tool search ([`super::HybridOptions::default`]): quadratic, over the
-    /// first 20, fitted on half A of the MetaTool dev queries (L2 penalty 1e-4, both chosen by
-    /// cross-validation inside half A).
-    pub const TOOLS: Reranker = Reranker {
-        depth: 20,
-        weights: &TOOL_WEIGHTS,
-    };
-
-    /// The score of one candidate's features.
-    pub fn score(&self, features: &[f32; FEATURES]) -> f32 {
-        let (linear, pairs) = self.weights.split_at(self.weights.len().min(FEATURES));
-        let mut score: f32 = features.iter().zip(linear).map(|(f, w)| f * w).sum();
-        let mut w = pairs.iter();
-        for i in 0..FEATURES {
-            for j in i..FEATURES {
-                match w.next() {
-                    Some(w) => score += w * features[i] * features[j],
-                    None => return score,
-                }
-            }
-        }
-        score
+    /// The reranker of tool search ([`super::HybridOptions::default`]): the committed forest
+    /// (`assets/tool-rerank.json`) over the first 20. `None` only if that file did not parse,
+    /// which `the_committed_forest_parses` rules out.
+    pub fn tools() -> Option<Reranker> {
+        static FOREST: OnceLock<Option<Forest>> = OnceLock::new();
+        FOREST
+            .get_or_init(|| Forest::from_json(include_str!("../../assets/tool-rerank.json")).ok())
+            .as_ref()
+            .map(|model| Reranker { depth: 20, model })
     }
 
     /// Reorders `hits` (fused order, best first) by the model, each hit's score becoming the
     /// logistic of its model score, and keeps `limit`. Hits beyond the depth keep their order,
     /// their fused scores scaled to continue below the last reranked one, so that scores still
     /// fall down the list.
-    pub(crate) fn apply(
-        &self,
-        hits: &mut Vec<HybridHit>,
-        profiles: &[(MatchProfile, (f32, f32))],
-        limit: usize,
-    ) {
+    pub(crate) fn apply(&self, hits: &mut Vec<HybridHit>, profiles: &[Profile], limit: usize) {
         let n = hits.len().min(self.depth).min(profiles.len());
         let features = features(&hits[..n], &profiles[..n]);
-        let mut order: Vec<(f32, usize)> = features
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (self.score(f), i))
-            .collect();
+        let mut scores = vec![0.0; features.len()];
+        self.model.score_all(&features, &mut scores);
+        let mut order: Vec<(f32, usize)> = scores.into_iter().zip(0..).collect();
         order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let mut head: Vec<HybridHit> = order
             .iter()
@@ -116,45 +105,200 @@ impl Reranker {
     }
 }
 
-/// Comma-separated weights as `scripts/rerank/fit.py` prints them, checked to be [`FEATURES`]
-/// or [`QUADRATIC`] numbers: what the eval examples' `--rerank-weights` measures.
-pub fn parse_weights(text: &str) -> Result<Vec<f32>, String> {
-    let numbers: Vec<f32> = text
-        .split(',')
-        .map(|x| x.trim().parse::<f32>())
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("--rerank-weights: {e}"))?;
-    if numbers.len() != FEATURES && numbers.len() != QUADRATIC {
-        return Err(format!(
-            "--rerank-weights: need {FEATURES} or {QUADRATIC} numbers, got {}",
-            numbers.len()
-        ));
-    }
-    Ok(numbers)
+/// Why a forest file was refused ([`Forest::from_json`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ForestError {
+    /// Not JSON of the expected shape.
+    #[error("not a forest: {0}")]
+    Json(String),
+    /// Another format, or another version of this one.
+    #[error("format {0:?}, expected {FOREST_FORMAT:?}")]
+    Format(String),
+    /// Fitted on other features than this build computes: its splits would read the wrong ones.
+    #[error("fitted on features {0:?}, this build computes {FEATURE_NAMES:?}")]
+    Features(Vec<String>),
+    /// Trees deeper than [`MAX_DEPTH`] (or of no depth).
+    #[error("trees of depth {0}, expected 1 to {MAX_DEPTH}")]
+    Depth(u32),
+    /// A tree whose arrays are not a complete tree of the declared depth.
+    #[error("tree {tree}: {why}")]
+    Tree { tree: usize, why: &'static str },
 }
 
-/// [`Reranker::TOOLS`]'s weights, as `scripts/rerank/fit.py` printed them.
-#[rustfmt::skip]
-const TOOL_WEIGHTS: [f32; QUADRATIC] = [
-    2.2563, 4.3636, 1.2812, 1.0318, 0.7714, 0.5614, 1.4754, 0.7716, -0.1390, -0.9863, -0.2552,
-    -5.0999, 1.3189, 2.2018, -0.3376, -0.1121, 0.2839, 0.3590, -1.1961, -0.7396, -0.8190, 0.2547,
-    -0.7251, -0.3511, 0.0114, -0.0421, 1.7019, 0.7922, 0.0186, 1.1778, 0.1969, -0.6259, -0.0801,
-    -0.4893, 0.9355, 0.8082, 0.2129, -0.0505, -1.2830, -0.9398, 1.0366, -0.1887, 0.1960, -0.2156,
-    -0.2391, -0.3953, -0.2434, 0.1492, -0.3320, -0.2331, 0.4704, 1.1661, 0.6805, -0.3395, -0.0185,
-    -0.1121, 0.2670, -0.5479, 0.6195, -0.0802, 0.3584, -3.0775, -1.2327, 0.2613, -0.3745, 0.9675,
-    -0.8985, -0.8246, 0.6897, 1.2298, 0.2938, 0.5289, -0.2748, 0.2502, 0.0809, 0.4257, -0.0779,
-    0.2142, -0.0126, 0.1905, -0.1196, -2.0695, 0.7686, 0.0777, -0.6231, 0.6305, 0.4581, 0.0224,
-    0.1132, -0.5172, -0.3868, -1.8776, 1.0380, 0.3785, 1.1711, -0.5435, -0.2633, -0.3838, -0.8116,
-    0.3667, -0.2978, 0.2833, -1.0890, 0.4873, -0.1094, 0.0426, 0.1255, -0.2997, 0.0230, -0.2552,
-    -0.1183, 0.5049, 0.1229, 1.0261, 0.8994, 0.8253, 3.2278, -2.0068, 0.9493,
-];
+/// The `format` a forest file declares.
+pub const FOREST_FORMAT: &str = "secretary-forest-2";
+
+/// The deepest trees a forest file may have (a tree of depth `d` is `2^d - 1` splits).
+pub const MAX_DEPTH: u32 = 8;
+
+/// A forest of regression trees: a candidate's score is the sum of the leaf each tree sends
+/// its features to. Gradient-boosted (LambdaRank) by `scripts/rerank/fit_trees.py`, which
+/// writes LightGBM's trees made complete to one depth (a leaf above the bottom becomes splits
+/// that always go left, over copies of its value).
+///
+/// Why trees rather than the weighted sum of features and their products that came before
+/// (`docs/benchmarks.md`, "Issue 26, seventh pass"): what the features mean depends on one
+/// another by thresholds ("the name cosine matters when no query word is in the name"), which
+/// trees cut directly; on the same folds of MetaTool's dev half A they put the right tool in
+/// the first five for more of the queries. Why complete trees: every walk is then `depth`
+/// steps of arithmetic, with no branch on the data to mispredict; walking LightGBM's uneven
+/// trees node by node cost about four times as much per query.
+#[derive(Clone, PartialEq)]
+pub struct Forest {
+    /// Every tree's depth.
+    depth: u32,
+    /// Every tree's `2^depth - 1` splits in breadth-first order (split `i`'s children are
+    /// `2i + 1` and `2i + 2`), one tree after the other.
+    splits: Vec<Split>,
+    /// Every tree's `2^depth` leaf values, left to right, one tree after the other.
+    leaves: Vec<f32>,
+}
+
+impl std::fmt::Debug for Forest {
+    /// A summary: thousands of splits would flood any log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Forest")
+            .field("trees", &self.len())
+            .field("depth", &self.depth)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A split: features at or below the threshold go left.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Split {
+    threshold: f32,
+    feature: u8,
+}
+
+/// The file as written by the fit script.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForestFile {
+    format: String,
+    features: Vec<String>,
+    depth: u32,
+    trees: Vec<TreeFile>,
+}
+
+/// One complete tree: its splits' features and thresholds, then its leaves.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TreeFile {
+    feature: Vec<u32>,
+    threshold: Vec<f64>,
+    leaf: Vec<f64>,
+}
+
+impl Forest {
+    /// Reads and checks a forest file: its features must be this build's, in order, and every
+    /// tree complete to the declared depth (so scoring needs no further checks).
+    pub fn from_json(text: &str) -> Result<Forest, ForestError> {
+        let file: ForestFile =
+            serde_json::from_str(text).map_err(|e| ForestError::Json(e.to_string()))?;
+        if file.format != FOREST_FORMAT {
+            return Err(ForestError::Format(file.format));
+        }
+        if file.features.iter().map(String::as_str).ne(FEATURE_NAMES) {
+            return Err(ForestError::Features(file.features));
+        }
+        if !(1..=MAX_DEPTH).contains(&file.depth) {
+            return Err(ForestError::Depth(file.depth));
+        }
+        let bottom = 1usize << file.depth;
+        let mut forest = Forest {
+            depth: file.depth,
+            splits: Vec::with_capacity(file.trees.len() * (bottom - 1)),
+            leaves: Vec::with_capacity(file.trees.len() * bottom),
+        };
+        for (tree, t) in file.trees.into_iter().enumerate() {
+            let why = if t.feature.len() != bottom - 1 || t.threshold.len() != bottom - 1 {
+                Some("not 2^depth - 1 splits")
+            } else if t.leaf.len() != bottom {
+                Some("not 2^depth leaves")
+            } else if t.feature.iter().any(|&f| f as usize >= FEATURES) {
+                Some("a split on a feature this build does not have")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(ForestError::Tree { tree, why });
+            }
+            forest
+                .splits
+                .extend(t.feature.iter().zip(&t.threshold).map(|(&f, &t)| Split {
+                    threshold: t as f32,
+                    feature: f as u8,
+                }));
+            forest.leaves.extend(t.leaf.iter().map(|&v| v as f32));
+        }
+        Ok(forest)
+    }
+
+    /// The model's score for one candidate's features (higher is better): the sum over the
+    /// trees of the leaf each sends them to.
+    pub fn score(&self, features: &[f32; FEATURES]) -> f32 {
+        let mut out = [0.0];
+        self.score_all(std::slice::from_ref(features), &mut out);
+        out[0]
+    }
+
+    /// [`Forest::score`] of every candidate of `features` into `out` (parallel; extra entries
+    /// of either are left alone). Tree by tree, the candidates walk down one level at a time
+    /// together: their walks do not wait on one another, so the processor overlaps them.
+    pub fn score_all(&self, features: &[[f32; FEATURES]], out: &mut [f32]) {
+        const BATCH: usize = 32;
+        let bottom = 1usize << self.depth;
+        for (features, out) in features.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+            out.iter_mut().for_each(|o| *o = 0.0);
+            let mut at = [0usize; BATCH];
+            for (splits, leaves) in self
+                .splits
+                .chunks_exact(bottom - 1)
+                .zip(self.leaves.chunks_exact(bottom))
+            {
+                let at = &mut at[..features.len().min(out.len())];
+                at.iter_mut().for_each(|a| *a = 0);
+                for _ in 0..self.depth {
+                    for (a, f) in at.iter_mut().zip(features) {
+                        let split = splits[*a];
+                        let right = f[split.feature as usize] > split.threshold;
+                        *a = 2 * *a + 1 + usize::from(right);
+                    }
+                }
+                for (o, &a) in out.iter_mut().zip(at.iter()) {
+                    *o += leaves[a + 1 - bottom];
+                }
+            }
+        }
+    }
+
+    /// A forest of no trees: every candidate scores 0, so the fused order stays (what
+    /// `--dump-features` ranks with: a reranker that keeps the order but has the field vectors
+    /// built).
+    pub fn none() -> &'static Forest {
+        static NONE: Forest = Forest {
+            depth: 1,
+            splits: Vec::new(),
+            leaves: Vec::new(),
+        };
+        &NONE
+    }
+
+    /// How many trees it has.
+    pub fn len(&self) -> usize {
+        self.leaves.len() >> self.depth
+    }
+
+    /// `true` for a forest of no trees (every score 0).
+    pub fn is_empty(&self) -> bool {
+        self.leaves.is_empty()
+    }
+}
 
 /// The features of the candidates `hits` (fused order, best first), with each one's
-/// [`MatchProfile`] and the query's cosines with its name and its text (parallel).
-pub(crate) fn features(
-    hits: &[HybridHit],
-    profiles: &[(MatchProfile, (f32, f32))],
-) -> Vec<[f32; FEATURES]> {
+/// [`Profile`] (parallel).
+pub(crate) fn features(hits: &[HybridHit], profiles: &[Profile]) -> Vec<[f32; FEATURES]> {
     let top = hits.first().map_or(0.0, |h| h.score);
     let best_cosine = hits.iter().map(|h| h.semantic).fold(0f32, f32::max);
     let lexical_rank = ranks(hits, |h| h.lexical);
@@ -163,7 +307,8 @@ pub(crate) fn features(
     hits.iter()
         .zip(profiles)
         .enumerate()
-        .map(|(i, (h, (p, (name_cosine, text_cosine))))| {
+        .map(|(i, (h, profile))| {
+            let p = &profile.lexical;
             [
                 share(h.score, top),
                 h.lexical,
@@ -181,8 +326,8 @@ pub(crate) fn features(
                     0.0
                 },
                 (1.0 + p.len).ln(),
-                *name_cosine,
-                *text_cosine,
+                profile.name_cosine,
+                profile.text_cosine,
             ]
         })
         .collect()
@@ -204,38 +349,94 @@ mod tests {
     use super::*;
     use crate::search::{Document, HybridIndex, HybridOptions};
 
-    /// Weights that read one feature (linear) or one product (quadratic) only.
-    fn only(at: usize, value: f32) -> &'static [f32] {
-        let mut w = vec![0f32; QUADRATIC];
-        w[at] = value;
-        Box::leak(w.into_boxed_slice())
+    /// A forest of one stump: `feature` above `threshold` scores `high`, else `low`.
+    fn stump(feature: &str, threshold: f64, low: f64, high: f64) -> String {
+        let at = FEATURE_NAMES
+            .iter()
+            .position(|n| *n == feature)
+            .unwrap_or(0);
+        forest(
+            1,
+            &format!(r#"{{"feature":[{at}],"threshold":[{threshold}],"leaf":[{low},{high}]}}"#),
+        )
+    }
+
+    /// A forest file of `depth` with the trees `trees` (JSON objects, comma-separated).
+    fn forest(depth: u32, trees: &str) -> String {
+        let names = serde_json::to_string(&FEATURE_NAMES).unwrap_or_default();
+        format!(
+            r#"{{"format":"{FOREST_FORMAT}","features":{names},"depth":{depth},"trees":[{trees}]}}"#
+        )
+    }
+
+    fn leaked(text: &str) -> &'static Forest {
+        Box::leak(Box::new(Forest::from_json(text).expect("a valid forest")))
     }
 
     #[test]
-    fn weights_are_read_as_the_fit_script_prints_them() {
-        let linear = vec!["0.5"; FEATURES].join(", ");
-        assert_eq!(parse_weights(&linear), Ok(vec![0.5; FEATURES]));
-        assert!(parse_weights("1,2,3").is_err_and(|e| e.contains("got 3")));
-        assert!(parse_weights("1,x").is_err());
+    fn the_committed_forest_parses() {
+        let tools = Reranker::tools().expect("assets/tool-rerank.json parses");
+        assert!(tools.model.len() >= 50, "{} trees", tools.model.len());
+        assert_eq!(tools.depth, 20);
     }
 
     #[test]
-    fn products_follow_the_fit_scripts_order() {
+    fn trees_are_walked_breadth_first_to_their_leaves() {
+        // Depth 2. Tree 1: root on `name` (0.5); left child on `exact` (0.25), right child a
+        // padded leaf (threshold 1e30: always left, both leaves 2.0). Tree 2 the same shape
+        // with other leaves.
+        let (name, exact) = (7, 8);
+        assert_eq!(
+            (FEATURE_NAMES[name], FEATURE_NAMES[exact]),
+            ("name", "exact")
+        );
+        let text = forest(
+            2,
+            &format!(
+                r#"{{"feature":[{name},{exact},0],"threshold":[0.5,0.25,1e30],"leaf":[-1.0,0.5,2.0,2.0]}},
+                   {{"feature":[{name},0,{exact}],"threshold":[0.5,1e30,0.75],"leaf":[0.125,0.125,1.0,4.0]}}"#
+            ),
+        );
+        let forest = Forest::from_json(&text).expect("valid");
+        assert_eq!(forest.len(), 2);
         let mut f = [0f32; FEATURES];
-        f[1] = 2.0;
-        f[2] = 3.0;
-        // After the FEATURES linear weights: (0,0), (0,1), ..., (0,13), then (1,1), (1,2).
-        let at_1_2 = FEATURES + FEATURES + 1;
-        let model = Reranker {
-            depth: 20,
-            weights: only(at_1_2, 1.0),
-        };
-        assert_eq!(model.score(&f), 6.0);
-        let linear = Reranker {
-            depth: 20,
-            weights: &[0.0, 1.0, 1.0],
-        };
-        assert_eq!(linear.score(&f), 5.0);
+        assert_eq!(forest.score(&f), -1.0 + 0.125);
+        f[exact] = 0.5; // right of 0.25, left of 0.75
+        assert_eq!(forest.score(&f), 0.5 + 0.125);
+        f[name] = 0.5; // at the threshold: still left
+        assert_eq!(forest.score(&f), 0.5 + 0.125);
+        f[name] = 0.9;
+        assert_eq!(forest.score(&f), 2.0 + 1.0);
+        f[exact] = 1.0;
+        assert_eq!(forest.score(&f), 2.0 + 4.0);
+    }
+
+    #[test]
+    fn a_forest_that_is_not_complete_trees_is_refused() {
+        let tree = |depth: u32, body: &str| Forest::from_json(&forest(depth, body));
+        let short = tree(2, r#"{"feature":[0],"threshold":[0],"leaf":[0,0]}"#);
+        assert!(
+            matches!(short, Err(ForestError::Tree { tree: 0, .. })),
+            "{short:?}"
+        );
+        let leaves = tree(1, r#"{"feature":[0],"threshold":[0],"leaf":[0,0,0]}"#);
+        assert!(matches!(leaves, Err(ForestError::Tree { .. })));
+        let feature_out = tree(
+            1,
+            &format!(r#"{{"feature":[{FEATURES}],"threshold":[0],"leaf":[0,0]}}"#),
+        );
+        assert!(matches!(feature_out, Err(ForestError::Tree { .. })));
+        let huge = tree(40, "");
+        assert_eq!(huge, Err(ForestError::Depth(40)));
+        assert_eq!(tree(0, ""), Err(ForestError::Depth(0)));
+        let other = Forest::from_json(r#"{"format":"x","features":[],"depth":1,"trees":[]}"#);
+        assert_eq!(other, Err(ForestError::Format("x".into())));
+        let stale = Forest::from_json(&format!(
+            r#"{{"format":"{FOREST_FORMAT}","features":["fused"],"depth":1,"trees":[]}}"#
+        ));
+        assert!(matches!(stale, Err(ForestError::Features(_))));
+        assert!(matches!(Forest::from_json("{"), Err(ForestError::Json(_))));
+        assert_eq!(Forest::none().score(&[1.0; FEATURES]), 0.0);
     }
 
     /// The same two tools ranked with a model that likes the query's words in the name and with
@@ -249,13 +450,9 @@ mod tests {
             ),
             Document::new("weather", "Reports for places."),
         ];
-        let name = FEATURE_NAMES.iter().position(|n| *n == "name").unwrap_or(0);
-        let first = |weight: f32| {
+        let first = |model: &'static Forest| {
             let options = HybridOptions {
-                rerank: Some(Reranker {
-                    depth: 20,
-                    weights: only(name, weight),
-                }),
+                rerank: Some(Reranker { depth: 20, model }),
                 ..HybridOptions::default()
             };
             let hits = HybridIndex::with_options(&docs, options).search("weather", 2);
@@ -263,8 +460,10 @@ mod tests {
             assert!(hits[0].score >= hits[1].score, "scores fall down the list");
             hits[0].doc
         };
-        assert_eq!(first(1.0), 1, "the name holds the query word");
-        assert_eq!(first(-1.0), 0);
+        let likes = leaked(&stump("name", 0.0, 0.0, 1.0));
+        let dislikes = leaked(&stump("name", 0.0, 0.0, -1.0));
+        assert_eq!(first(likes), 1, "the name holds the query word");
+        assert_eq!(first(dislikes), 0);
     }
 
     #[test]
@@ -288,7 +487,7 @@ mod tests {
         let options = HybridOptions {
             rerank: Some(Reranker {
                 depth: 20,
-                weights: &[],
+                model: Forest::none(),
             }),
             ..HybridOptions::default()
         };
@@ -323,11 +522,12 @@ mod tests {
         let mut grown = docs.clone();
         grown.push(Document::new("hotels", "Rooms to book."));
         let rebuilt = HybridIndex::rebuild(&index, &grown, &[Some(0), Some(1), None]);
+        let at = |name: &str| FEATURE_NAMES.iter().position(|n| *n == name).unwrap_or(0);
         let features = |ix: &HybridIndex| {
             let mut v = ix.candidates("book a flight", 3);
             v.sort_by_key(|(h, _)| h.doc);
             v.iter()
-                .map(|(h, f)| (h.doc, f[FEATURES - 2], f[FEATURES - 1]))
+                .map(|(h, f)| (h.doc, f[at("name_cosine")], f[at("text_cosine")]))
                 .collect::<Vec<_>>()
         };
         let got = features(&rebuilt);
