@@ -120,8 +120,12 @@ def export(model, names, depth):
                 for i in range(first - inner, first - inner + 2 ** (depth - level)):
                     leaf[i] = short(node["leaf_value"])
                 return
-            assert level < depth, "a tree deeper than max_depth"
-            assert node["decision_type"] == "<=", node["decision_type"]
+            if level >= depth:
+                raise ValueError("a tree deeper than max_depth")
+            # The core goes right when a feature is above the threshold and has no missing
+            # values (no feature is ever NaN): anything else would be read differently.
+            if node["decision_type"] != "<=" or node.get("missing_type", "None") != "None":
+                raise ValueError(f"split {node['decision_type']} {node.get('missing_type')}")
             feature[at] = node["split_feature"]
             threshold[at] = short(node["threshold"])
             fill(node["left_child"], 2 * at + 1, level + 1)

@@ -392,7 +392,7 @@ impl HybridIndex {
     /// The first `depth` fused results for `query` with the reranker's features of each (in
     /// the order of [`rerank::FEATURE_NAMES`]): what the reranker is fitted on
     /// (`examples/eval_retrieval.rs --dump-features`). Empty with the semantic signal off; the
-    /// name and text cosines are 0 unless the index was built with a reranker (any weights).
+    /// name and text cosines are 0 unless the index was built with a reranker (any model).
     pub fn candidates(&self, query: &str, depth: usize) -> Vec<(HybridHit, [f32; FEATURES])> {
         let Some(dense) = &self.dense else {
             return Vec::new();

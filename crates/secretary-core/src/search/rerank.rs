@@ -37,9 +37,9 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "exact",
     "prefix",
     "all_words",
-    "log_len",
-    "name_cosine",
-    "text_cosine",
+    "log_len_vs_median",
+    "name_cosine_share",
+    "text_cosine_share",
 ];
 
 /// What the reranker reads about a candidate besides its [`HybridHit`].
@@ -212,27 +212,35 @@ impl Forest {
             leaves: Vec::with_capacity(file.trees.len() * bottom),
         };
         for (tree, t) in file.trees.into_iter().enumerate() {
-            let why = if t.feature.len() != bottom - 1 || t.threshold.len() != bottom - 1 {
-                Some("not 2^depth - 1 splits")
-            } else if t.leaf.len() != bottom {
-                Some("not 2^depth leaves")
-            } else if t.feature.iter().any(|&f| f as usize >= FEATURES) {
-                Some("a split on a feature this build does not have")
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                return Err(ForestError::Tree { tree, why });
-            }
             forest
-                .splits
-                .extend(t.feature.iter().zip(&t.threshold).map(|(&f, &t)| Split {
-                    threshold: t as f32,
-                    feature: f as u8,
-                }));
-            forest.leaves.extend(t.leaf.iter().map(|&v| v as f32));
+                .push(t, bottom)
+                .map_err(|why| ForestError::Tree { tree, why })?;
         }
         Ok(forest)
+    }
+
+    /// Checks one tree of `bottom` leaves and appends it.
+    fn push(&mut self, t: TreeFile, bottom: usize) -> Result<(), &'static str> {
+        if t.feature.len() != bottom - 1 || t.threshold.len() != bottom - 1 {
+            return Err("not 2^depth - 1 splits");
+        }
+        if t.leaf.len() != bottom {
+            return Err("not 2^depth leaves");
+        }
+        if t.feature.iter().any(|&f| f as usize >= FEATURES) {
+            return Err("a split on a feature this build does not have");
+        }
+        // An infinite leaf would make some sums NaN, and NaN scores do not fall down a list.
+        if t.leaf.iter().any(|&v| !(v as f32).is_finite()) {
+            return Err("a leaf value that is not a finite f32");
+        }
+        self.splits
+            .extend(t.feature.iter().zip(&t.threshold).map(|(&f, &t)| Split {
+                threshold: t as f32,
+                feature: f as u8,
+            }));
+        self.leaves.extend(t.leaf.iter().map(|&v| v as f32));
+        Ok(())
     }
 
     /// The model's score for one candidate's features (higher is better): the sum over the
@@ -243,12 +251,15 @@ impl Forest {
         out[0]
     }
 
-    /// [`Forest::score`] of every candidate of `features` into `out` (parallel; extra entries
-    /// of either are left alone). Tree by tree, the candidates walk down one level at a time
-    /// together: their walks do not wait on one another, so the processor overlaps them.
+    /// [`Forest::score`] of every candidate of `features` into `out` (parallel; the extra
+    /// entries of the longer one are left alone). Tree by tree, the candidates walk down one
+    /// level at a time together: their walks do not wait on one another, so the processor
+    /// overlaps them.
     pub fn score_all(&self, features: &[[f32; FEATURES]], out: &mut [f32]) {
         const BATCH: usize = 32;
         let bottom = 1usize << self.depth;
+        let n = features.len().min(out.len());
+        let (features, out) = (&features[..n], &mut out[..n]);
         for (features, out) in features.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
             out.iter_mut().for_each(|o| *o = 0.0);
             let mut at = [0usize; BATCH];
@@ -257,7 +268,7 @@ impl Forest {
                 .chunks_exact(bottom - 1)
                 .zip(self.leaves.chunks_exact(bottom))
             {
-                let at = &mut at[..features.len().min(out.len())];
+                let at = &mut at[..features.len()];
                 at.iter_mut().for_each(|a| *a = 0);
                 for _ in 0..self.depth {
                     for (a, f) in at.iter_mut().zip(features) {
@@ -304,6 +315,20 @@ pub(crate) fn features(hits: &[HybridHit], profiles: &[Profile]) -> Vec<[f32; FE
     let lexical_rank = ranks(hits, |h| h.lexical);
     let semantic_rank = ranks(hits, |h| h.semantic);
     let share = |x: f32, max: f32| if max > 0.0 { x / max } else { 0.0 };
+    // Relative to the other candidates, not absolute: a catalog's descriptions may be one line
+    // (MetaTool, which the model was fitted on) or a page (VS Code's own tools), and a model
+    // that read absolute lengths and cosines ranked well on the first and badly on the second
+    // (`docs/benchmarks.md`, "Issue 26, seventh pass").
+    let log_len = |p: &Profile| (1.0 + p.lexical.len).ln();
+    let median_log_len = median(profiles.iter().map(log_len).collect());
+    let best_name = profiles
+        .iter()
+        .map(|p| p.name_cosine)
+        .fold(f32::MIN, f32::max);
+    let best_text = profiles
+        .iter()
+        .map(|p| p.text_cosine)
+        .fold(f32::MIN, f32::max);
     hits.iter()
         .zip(profiles)
         .enumerate()
@@ -325,12 +350,23 @@ pub(crate) fn features(hits: &[HybridHit], profiles: &[Profile]) -> Vec<[f32; FE
                 } else {
                     0.0
                 },
-                (1.0 + p.len).ln(),
-                profile.name_cosine,
-                profile.text_cosine,
+                log_len(profile) - median_log_len,
+                share(profile.name_cosine, best_name),
+                share(profile.text_cosine, best_text),
             ]
         })
         .collect()
+}
+
+/// The median of `values` (the mean of the middle two for an even count; 0 for none).
+fn median(mut values: Vec<f32>) -> f32 {
+    values.sort_by(f32::total_cmp);
+    let n = values.len();
+    match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
 }
 
 /// Each hit's rank (0 = best) by `key` among `hits`; ties keep the fused order.
@@ -437,6 +473,34 @@ mod tests {
         assert!(matches!(stale, Err(ForestError::Features(_))));
         assert!(matches!(Forest::from_json("{"), Err(ForestError::Json(_))));
         assert_eq!(Forest::none().score(&[1.0; FEATURES]), 0.0);
+        let infinite = tree(1, r#"{"feature":[0],"threshold":[0],"leaf":[1e300,0]}"#);
+        assert!(
+            matches!(infinite, Err(ForestError::Tree { .. })),
+            "{infinite:?}"
+        );
+    }
+
+    #[test]
+    fn scoring_many_candidates_matches_scoring_each_and_leaves_extra_outputs_alone() {
+        let forest = leaked(&stump("name", 0.5, -1.0, 1.0));
+        let name = FEATURE_NAMES.iter().position(|n| *n == "name").unwrap_or(0);
+        // 70 candidates: more than one batch of the walk.
+        let features: Vec<[f32; FEATURES]> = (0..70)
+            .map(|i| {
+                let mut f = [0f32; FEATURES];
+                f[name] = (i % 3) as f32 * 0.4;
+                f
+            })
+            .collect();
+        let mut out = vec![9.0; 75];
+        forest.score_all(&features, &mut out);
+        for (i, f) in features.iter().enumerate() {
+            assert_eq!(out[i], forest.score(f), "candidate {i}");
+        }
+        assert!(out[70..].iter().all(|&o| o == 9.0), "{:?}", &out[70..]);
+        let mut short = vec![9.0; 3];
+        forest.score_all(&features, &mut short);
+        assert_eq!(short, vec![-1.0, -1.0, 1.0]);
     }
 
     /// The same two tools ranked with a model that likes the query's words in the name and with
@@ -504,7 +568,7 @@ mod tests {
             "both words in the tool: {f:?}"
         );
         assert_eq!(f[at("all_words")], 1.0);
-        assert!(f[at("name_cosine")] > 0.0 && f[at("text_cosine")] > 0.0);
+        assert!(f[at("name_cosine_share")] > 0.0 && f[at("text_cosine_share")] > 0.0);
         let hits = index.candidates("parks", 2);
         let (_, f) = &hits[0];
         assert_eq!(hits[0].0.doc, 1);
@@ -527,7 +591,13 @@ mod tests {
             let mut v = ix.candidates("book a flight", 3);
             v.sort_by_key(|(h, _)| h.doc);
             v.iter()
-                .map(|(h, f)| (h.doc, f[at("name_cosine")], f[at("text_cosine")]))
+                .map(|(h, f)| {
+                    (
+                        h.doc,
+                        f[at("name_cosine_share")],
+                        f[at("text_cosine_share")],
+                    )
+                })
                 .collect::<Vec<_>>()
         };
         let got = features(&rebuilt);
