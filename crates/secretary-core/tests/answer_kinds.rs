@@ -25,23 +25,32 @@ fn rank_of(index: &HybridIndex, query: &str, doc: usize) -> Option<usize> {
     index.search(query, 6).iter().position(|h| h.doc == doc)
 }
 
-#[test]
-fn a_when_question_about_someone_moves_up_the_turn_that_says_the_time() {
-    let docs = docs();
-    let with = HybridIndex::with_options(&docs, request_options(true));
-    let without = HybridIndex::with_options(
-        &docs,
-        HybridOptions {
-            answer_kinds: None,
-            ..request_options(true)
-        },
-    );
-    let query = "When is Sam's Hagg Lake triathlon?";
-    let (now, before) = (rank_of(&with, query, 2), rank_of(&without, query, 2));
+/// The question about someone that every test here asks.
+const WHEN: &str = "When is Sam's Hagg Lake triathlon?";
+
+/// `request_options` without the answer kinds: what each test compares with.
+fn without_kinds() -> HybridOptions {
+    HybridOptions {
+        answer_kinds: None,
+        ..request_options(true)
+    }
+}
+
+/// Asserts that the turn with the date (request 2) ranks higher in `with` than in `without`.
+fn moves_up_the_dated_turn(with: &HybridIndex, without: &HybridIndex) {
+    let (now, before) = (rank_of(with, WHEN, 2), rank_of(without, WHEN, 2));
     assert!(
         now < before,
         "the turn with the date ranks {now:?} with answer kinds, {before:?} without"
     );
+}
+
+#[test]
+fn a_when_question_about_someone_moves_up_the_turn_that_says_the_time() {
+    let docs = docs();
+    let with = HybridIndex::with_options(&docs, request_options(true));
+    let without = HybridIndex::with_options(&docs, without_kinds());
+    moves_up_the_dated_turn(&with, &without);
     // The same question about one's own requests: the answer is the request's time, not a
     // turn that says one.
     let mine = "When did I ask about the Hagg Lake triathlon?";
@@ -56,9 +65,8 @@ fn a_rebuilt_index_keeps_the_answer_kinds() {
     let again = HybridIndex::rebuild(&first, &docs, &reuse);
     // With nothing reused, the kinds are read afresh.
     let fresh = HybridIndex::rebuild(&first, &docs, &[]);
-    let query = "When is Sam's Hagg Lake triathlon?";
-    assert_eq!(first.search(query, 6), again.search(query, 6));
-    assert_eq!(first.search(query, 6), fresh.search(query, 6));
+    assert_eq!(first.search(WHEN, 6), again.search(WHEN, 6));
+    assert_eq!(first.search(WHEN, 6), fresh.search(WHEN, 6));
 }
 
 /// Grown from an index of no requests, the kinds are read for every new one: the turn with the
@@ -72,15 +80,5 @@ fn an_index_grown_from_none_reads_the_answer_kinds() {
         let empty = HybridIndex::with_options(&[], options);
         HybridIndex::rebuild(&empty, &docs, &[])
     };
-    let with = grown(request_options(true));
-    let without = grown(HybridOptions {
-        answer_kinds: None,
-        ..request_options(true)
-    });
-    let query = "When is Sam's Hagg Lake triathlon?";
-    let (now, before) = (rank_of(&with, query, 2), rank_of(&without, query, 2));
-    assert!(
-        now < before,
-        "rank {now:?} with answer kinds, {before:?} without"
-    );
+    moves_up_the_dated_turn(&grown(request_options(true)), &grown(without_kinds()));
 }
