@@ -576,6 +576,58 @@ mod tests {
         assert_eq!(f[at("exact")], 1.0);
     }
 
+    /// Length and field cosines are read against the other candidates, so a catalog of long
+    /// descriptions (VS Code's own tools) looks to the model like one of short ones: the same
+    /// tools with every description ten times longer get the same relative features.
+    #[test]
+    fn length_and_field_cosines_are_relative_to_the_other_candidates() {
+        let tools = [
+            (
+                "weather_now",
+                "Current weather and the forecast for a city.",
+            ),
+            (
+                "weather_alerts",
+                "Storm and heat warnings for a region, with maps.",
+            ),
+            ("city_guide", "Museums, parks and weather tips for a city."),
+        ];
+        let options = HybridOptions {
+            rerank: Some(Reranker {
+                depth: 20,
+                model: Forest::none(),
+            }),
+            ..HybridOptions::default()
+        };
+        let at = |name: &str| FEATURE_NAMES.iter().position(|n| *n == name).unwrap_or(0);
+        let relative = |times: usize| {
+            let docs: Vec<Document> = tools
+                .iter()
+                .map(|(n, d)| Document::new(*n, vec![*d; times].join(" ")))
+                .collect();
+            let mut hits = HybridIndex::with_options(&docs, options.clone())
+                .candidates("weather forecast for a city", 3);
+            hits.sort_by_key(|(h, _)| h.doc);
+            hits.iter()
+                .map(|(_, f)| [f[at("log_len_vs_median")], f[at("text_cosine_share")]])
+                .collect::<Vec<_>>()
+        };
+        let (short, long) = (relative(1), relative(10));
+        assert_eq!(short.len(), 3, "{short:?}");
+        // The median candidate's length is the reference; the best text cosine is 1.
+        assert!(short.iter().any(|f| f[0] == 0.0), "{short:?}");
+        assert!(short.iter().any(|f| (f[1] - 1.0).abs() < 1e-6), "{short:?}");
+        // Absolute log lengths would all move by about ln 10 = 2.3; relative ones stay within
+        // a fraction of that (log(1 + length) is not quite scale-free), and the shares equal.
+        for (s, l) in short.iter().zip(&long) {
+            assert!((s[0] - l[0]).abs() < 0.3, "length: {short:?} / {long:?}");
+            assert!(
+                (s[1] - l[1]).abs() < 1e-3,
+                "text share: {short:?} / {long:?}"
+            );
+        }
+    }
+
     #[test]
     fn field_vectors_survive_an_incremental_rebuild() {
         let docs = vec![
