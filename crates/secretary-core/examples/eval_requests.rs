@@ -26,6 +26,10 @@
 //! `scripts/rerank/fit_trees.py`; `--rerank-model` adds a row ranked with the forest it writes
 //! (requests have no reranker by default: measured in `docs/benchmarks.md`, not adopted).
 
+#[path = "shared/load.rs"]
+mod load;
+use load::{read_forest, read_table};
+
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -275,9 +279,7 @@ fn run() -> Result<(), String> {
             "--bench" => bench_path = it.next(),
             "--table" => {
                 let p = it.next().ok_or("--table needs a path")?;
-                let bytes = std::fs::read(&p).map_err(|e| format!("{p}: {e}"))?;
-                let parsed = Table::parse(&bytes).map_err(|e| format!("{p}: {e}"))?;
-                table = Box::leak(Box::new(parsed));
+                table = read_table(&p)?;
             }
             "--split" => split = it.next().ok_or("--split needs a value")?,
             "--tune" => tune = true,
@@ -488,14 +490,6 @@ fn incremental(bench: &Bench) {
         reuse.iter().flatten().count(),
         grown_docs.len()
     );
-}
-
-/// The reranker to measure (a forest file `scripts/rerank/fit_trees.py` wrote), kept for the
-/// whole run.
-fn read_forest(path: &str) -> Result<&'static Forest, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let forest = Forest::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
-    Ok(Box::leak(Box::new(forest)))
 }
 
 /// Writes every question's first 20 candidates (the default ranker, without dates) with the

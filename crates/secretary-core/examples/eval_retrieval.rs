@@ -43,6 +43,10 @@
 //! catalog of `--timing` (a query counts as found at the rank of its tool's first variant):
 //! lexical recall@5 0.602, hybrid 0.642, hybrid with exhaustive semantic scoring 0.643.
 
+#[path = "shared/load.rs"]
+mod load;
+use load::{read_forest, read_table};
+
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -152,14 +156,6 @@ fn parse_args() -> Result<Args, String> {
         return Err("--catalog and --queries are required".into());
     }
     Ok(args)
-}
-
-/// The reranker to measure (a forest file `scripts/rerank/fit_trees.py` wrote), kept for the
-/// whole run.
-fn read_forest(path: &str) -> Result<&'static Forest, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let forest = Forest::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
-    Ok(Box::leak(Box::new(forest)))
 }
 
 /// Writes, for every query, the hybrid's first 20 candidates with their reranker features and
@@ -317,11 +313,7 @@ fn evaluate_semantic(index: &HybridIndex, queries: &[(String, usize)]) -> Metric
 fn load_table(path: &Option<String>) -> Result<&'static Table, String> {
     match path {
         None => Ok(Table::builtin()),
-        Some(p) => {
-            let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
-            let table = Table::parse(&bytes).map_err(|e| format!("{p}: {e}"))?;
-            Ok(Box::leak(Box::new(table)))
-        }
+        Some(p) => read_table(p),
     }
 }
 
