@@ -126,7 +126,7 @@ impl Table {
     }
 
     /// Token `id`'s int8 row (empty for an id out of range).
-    fn row(&self, id: u32) -> &[i8] {
+    pub(crate) fn row(&self, id: u32) -> &[i8] {
         (id as usize)
             .checked_mul(self.dims)
             .and_then(|start| self.data.get(start..start.checked_add(self.dims)?))
@@ -136,6 +136,23 @@ impl Table {
     /// The cosine of two tokens' vectors (0 for an unknown id or a zero vector). A token's
     /// scale does not change its direction, so this is the cosine of the int8 rows.
     pub fn cosine(&self, a: u32, b: u32) -> f32 {
+        let norm = |id: u32| self.inverse_norm(id);
+        if a == b {
+            // Exactly 1 (the int8 sum would round), or 0 for a token with no vector.
+            return if norm(a) > 0.0 { 1.0 } else { 0.0 };
+        }
+        let dot: i32 = self
+            .row(a)
+            .iter()
+            .zip(self.row(b))
+            .map(|(&x, &y)| i32::from(x) * i32::from(y))
+            .sum();
+        dot as f32 * norm(a) * norm(b)
+    }
+
+    /// One over the length of token `id`'s int8 row (0 for an unknown id or a zero vector):
+    /// with [`Table::row`], what a cosine needs.
+    pub(crate) fn inverse_norm(&self, id: u32) -> f32 {
         let inverse = self.inverse_norms.get_or_init(|| {
             (0..self.vocab.len() as u32)
                 .map(|id| {
@@ -153,18 +170,7 @@ impl Table {
                 })
                 .collect()
         });
-        let norm = |id: u32| inverse.get(id as usize).copied().unwrap_or(0.0);
-        if a == b {
-            // Exactly 1 (the int8 sum would round), or 0 for a token with no vector.
-            return if norm(a) > 0.0 { 1.0 } else { 0.0 };
-        }
-        let dot: i32 = self
-            .row(a)
-            .iter()
-            .zip(self.row(b))
-            .map(|(&x, &y)| i32::from(x) * i32::from(y))
-            .sum();
-        dot as f32 * norm(a) * norm(b)
+        inverse.get(id as usize).copied().unwrap_or(0.0)
     }
 
     /// Adds `weight` times token `id`'s vector to `acc`.

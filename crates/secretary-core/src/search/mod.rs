@@ -19,6 +19,7 @@
 //! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 
 pub mod answer_kind;
+mod dot;
 pub mod embed;
 pub mod eval;
 pub mod hybrid;

@@ -19,8 +19,10 @@
 //! `docs/benchmarks.md`, "Issue 26, fifth pass"); on tool descriptions, which are short, it was
 //! measured and brings nothing, so tool search has none. As three features of the tool reranker
 //! it gained a point of recall@5 but about tripled the query time over 10,000 tools (some 10^4
-//! token pairs a query), so it is not one ("eighth pass").
+//! token pairs a query), so it is not one ("eighth pass"); with the SIMD cosines of
+//! `search/dot.rs` and sign sketches it still cost 1.1 to 2 times ("ninth pass").
 
+use super::dot::dot_i16_i8;
 use super::embed::{DenseIndex, Table};
 use super::hybrid::rescore_head;
 use super::tokenize::for_each_piece;
@@ -133,27 +135,71 @@ fn query_tokens(soft: &SoftMatch, dense: &DenseIndex, query: &str) -> Vec<(u32, 
     out
 }
 
-/// The cosines of the query's tokens with the document tokens met so far in one query: the
-/// first results share many tokens, so each pair is worked out once.
+/// The floored cosines of the query's tokens with the document tokens met so far in one query
+/// (`(cosine - floor) / (1 - floor)`, clamped to `0..=1`): the first results share many tokens,
+/// so each pair is worked out once. The query's rows are widened to 16 bits once, so that each
+/// pair is one SIMD multiply-add loop ([`dot_i16_i8`]) rather than a scalar 32-bit one.
 struct Cosines<'a> {
     table: &'a Table,
     query: &'a [(u32, f32)],
-    /// Document token -> where its cosines start in `values`.
+    floor: f32,
+    /// The query tokens' rows widened, one after the other, [`Table::dims`] each.
+    rows: Vec<i16>,
+    /// The query tokens' inverse norms ([`Table::inverse_norm`]).
+    norms: Vec<f32>,
+    /// Document token -> its slot: its floored cosines are `values[slot * n..][..n]`.
     at: FastMap<u32, usize>,
     values: Vec<f32>,
 }
 
-impl Cosines<'_> {
-    /// Token `token`'s cosine with each query token, in query order.
+impl<'a> Cosines<'a> {
+    fn new(table: &'a Table, query: &'a [(u32, f32)], floor: f32) -> Cosines<'a> {
+        let dims = table.dims();
+        let mut rows = Vec::with_capacity(query.len() * dims);
+        for &(id, _) in query {
+            let start = rows.len();
+            rows.extend(table.row(id).iter().map(|&x| i16::from(x)));
+            rows.resize(start + dims, 0);
+        }
+        Cosines {
+            table,
+            query,
+            floor,
+            rows,
+            norms: query
+                .iter()
+                .map(|&(id, _)| table.inverse_norm(id))
+                .collect(),
+            at: FastMap::default(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Token `token`'s floored cosine with each query token, in query order.
     fn of(&mut self, token: u32) -> &[f32] {
         let n = self.query.len();
         let start = match self.at.get(&token) {
             Some(&start) => start,
             None => {
                 let start = self.values.len();
-                let table = self.table;
-                self.values
-                    .extend(self.query.iter().map(|&(q, _)| table.cosine(q, token)));
+                let (row, norm) = (self.table.row(token), self.table.inverse_norm(token));
+                let dims = self.table.dims();
+                let span = (1.0 - self.floor).max(f32::EPSILON);
+                for (i, &(q, _)) in self.query.iter().enumerate() {
+                    let cosine = if q == token {
+                        // Exactly 1 (the int8 sum would round), or 0 for a token with no vector.
+                        if norm > 0.0 {
+                            1.0
+                        } else {
+                            0.0
+                        }
+                    } else {
+                        let query_row = &self.rows[i * dims..(i + 1) * dims];
+                        dot_i16_i8(query_row, row) as f32 * norm * self.norms[i]
+                    };
+                    self.values
+                        .push(((cosine - self.floor) / span).clamp(0.0, 1.0));
+                }
                 self.at.insert(token, start);
                 start
             }
@@ -162,18 +208,21 @@ impl Cosines<'_> {
     }
 }
 
-/// The soft match of one document's token set with the query's tokens, in `0..=1`.
-fn score(soft: &SoftMatch, set: &[u32], cosines: &mut Cosines<'_>) -> f32 {
+/// The soft match of one document's token set with the query's tokens, in `0..=1`: each query
+/// token's best floored cosine, averaged with the tokens' weights.
+fn score(set: &[u32], cosines: &mut Cosines<'_>) -> f32 {
     let mut best = vec![0f32; cosines.query.len()];
     for &token in set {
         for (b, &c) in best.iter_mut().zip(cosines.of(token)) {
-            *b = b.max(c);
+            // Not `f32::max`: the plain comparison is one vector instruction.
+            if c > *b {
+                *b = c;
+            }
         }
     }
-    let span = (1.0 - soft.floor).max(f32::EPSILON);
     let (mut sum, mut total) = (0f32, 0f32);
     for (&(_, weight), &b) in cosines.query.iter().zip(&best) {
-        sum += weight * ((b - soft.floor) / span).clamp(0.0, 1.0);
+        sum += weight * b;
         total += weight;
     }
     if total > 0.0 {
@@ -196,14 +245,9 @@ pub(crate) fn apply(soft: &SoftMatch, dense: &DenseIndex, query: &str, hits: &mu
     let Some(sets) = dense.token_sets() else {
         return;
     };
-    let mut cosines = Cosines {
-        table: dense.table(),
-        query: &query,
-        at: FastMap::default(),
-        values: Vec::new(),
-    };
+    let mut cosines = Cosines::new(dense.table(), &query, soft.floor);
     rescore_head(hits, n, |hit| {
-        soft.weight * score(soft, sets.get(hit.doc), &mut cosines)
+        soft.weight * score(sets.get(hit.doc), &mut cosines)
     });
 }
 
