@@ -9,8 +9,7 @@
 //!
 //! With [`HybridOptions::semantic`] off, this is exactly [`Index::search`].
 
-use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
+use std::cmp::Ordering;
 
 use super::answer_kind::{self, AnswerKinds};
 use super::embed::{DenseIndex, QueryVector, Table};
@@ -458,31 +457,27 @@ impl HybridIndex {
             dense_sem[d as usize] = s;
         }
         let cosine = |d: u32| dense_sem.get(d as usize).copied().unwrap_or(0.0);
-        // Best `limit` by a bounded min-heap: most documents fail one comparison.
-        let mut best: BinaryHeap<Reverse<Fused>> = BinaryHeap::with_capacity(limit + 1);
-        let mut offer = |score: f32, d: u32| {
-            let c = Fused(score, d);
-            if best.len() < limit {
-                best.push(Reverse(c));
-            } else if let Some(mut worst) = best.peek_mut() {
-                if c > worst.0 {
-                    *worst = Reverse(c);
-                }
-            }
-        };
+        // Every candidate's fused score, then the best `limit` by selection (linear; a bounded
+        // heap cost a comparison and often a sift per touched document), then those sorted.
+        let mut ranked: Vec<Fused> = Vec::with_capacity(lex.touched.len() + sem.len());
         for &d in &lex.touched {
             let s = cosine(d);
-            offer(
+            ranked.push(Fused(
                 lex.scores[d as usize] * lex_scale + s.max(0.0) * sem_scale,
                 d,
-            );
+            ));
         }
         for &(d, s) in sem {
             if lex.scores[d as usize] <= 0.0 && s >= min_sem {
-                offer(s * sem_scale, d);
+                ranked.push(Fused(s * sem_scale, d));
             }
         }
-        let mut ranked: Vec<Fused> = best.into_iter().map(|Reverse(f)| f).collect();
+        if limit == 0 {
+            ranked.clear();
+        } else if ranked.len() > limit {
+            ranked.select_nth_unstable_by(limit - 1, |a, b| b.cmp(a));
+            ranked.truncate(limit);
+        }
         ranked.sort_unstable_by(|a, b| b.cmp(a));
         ranked
             .into_iter()
