@@ -7,7 +7,8 @@
 //
 // `<sessions-dir>`: the `.json` session files `scripts/bench-requests/to_sessions.py` writes;
 // `<questions.json>`: a bench file of `scripts/bench-requests/` (its `questions[].question` are
-// the queries). Prints a markdown table: index build (the first call) and query p50 / p99.
+// the queries). Prints a markdown table: index build (the first call) and query p50 / p99; with a
+// baseline, also how many queries both modules answered alike (a speed-up must not change them).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -53,12 +54,15 @@ const cores = modules.map(([label, wasmDir]) => {
 });
 // Warm-up, then every query on each core in turn.
 for (const c of cores) for (const q of queries.slice(0, 50)) search(c.secretary, q);
+let alike = 0;
 for (const q of queries) {
-  for (const c of cores) {
+  const answers = cores.map((c) => {
     const t = performance.now();
-    search(c.secretary, q);
+    const out = search(c.secretary, q);
     c.times.push(performance.now() - t);
-  }
+    return JSON.stringify(out);
+  });
+  if (answers.every((a) => a === answers[0])) alike += 1;
 }
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -69,3 +73,4 @@ console.log('|---|---:|---:|---:|');
 for (const c of cores) {
   console.log(`| ${c.label} | ${c.build.toFixed(1)} | ${pct(c.times, 0.5).toFixed(3)} | ${pct(c.times, 0.99).toFixed(3)} |`);
 }
+if (cores.length > 1) console.log(`\nanswers alike in both modules: ${alike} of ${queries.length} queries`);
