@@ -23,6 +23,7 @@
 
 use std::sync::OnceLock;
 
+use super::dot::dot_i16_i8;
 use super::index::bm25_idf;
 use super::projection::QueryProjection;
 use super::soft_match::TokenSets;
@@ -136,18 +137,14 @@ impl Table {
     /// The cosine of two tokens' vectors (0 for an unknown id or a zero vector). A token's
     /// scale does not change its direction, so this is the cosine of the int8 rows.
     pub fn cosine(&self, a: u32, b: u32) -> f32 {
-        let norm = |id: u32| self.inverse_norm(id);
-        if a == b {
-            // Exactly 1 (the int8 sum would round), or 0 for a token with no vector.
-            return if norm(a) > 0.0 { 1.0 } else { 0.0 };
-        }
-        let dot: i32 = self
-            .row(a)
-            .iter()
-            .zip(self.row(b))
-            .map(|(&x, &y)| i32::from(x) * i32::from(y))
-            .sum();
-        dot as f32 * norm(a) * norm(b)
+        let wide: Vec<i16> = self.row(a).iter().map(|&x| i16::from(x)).collect();
+        row_cosine(
+            a == b,
+            &wide,
+            self.inverse_norm(a),
+            self.row(b),
+            self.inverse_norm(b),
+        )
     }
 
     /// One over the length of token `id`'s int8 row (0 for an unknown id or a zero vector):
@@ -702,6 +699,18 @@ impl FieldVectors {
         };
         (cosine(2 * d), cosine(2 * d + 1))
     }
+}
+
+/// The cosine of two tokens from their int8 rows (`a`'s widened to 16 bits, as the soft match
+/// keeps the query's) and inverse norms ([`Table::inverse_norm`]); `same` when they are one
+/// token, whose cosine is exactly 1 (the int8 sum would round), or 0 for a token with no vector.
+/// What [`Table::cosine`] and the soft match's cosines share.
+#[inline]
+pub(crate) fn row_cosine(same: bool, a: &[i16], a_norm: f32, b: &[i8], b_norm: f32) -> f32 {
+    if same {
+        return if b_norm > 0.0 { 1.0 } else { 0.0 };
+    }
+    dot_i16_i8(a, b) as f32 * a_norm * b_norm
 }
 
 /// Packs the first `64 * SIGN_WORDS` booleans into words (missing ones are 0).

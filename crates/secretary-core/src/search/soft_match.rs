@@ -22,8 +22,7 @@
 //! token pairs a query), so it is not one ("eighth pass"); with the SIMD cosines of
 //! `search/dot.rs` and sign sketches it still cost 1.1 to 2 times ("ninth pass").
 
-use super::dot::dot_i16_i8;
-use super::embed::{DenseIndex, Table};
+use super::embed::{row_cosine, DenseIndex, Table};
 use super::hybrid::rescore_head;
 use super::tokenize::for_each_piece;
 use super::{FastMap, HybridHit};
@@ -138,7 +137,7 @@ fn query_tokens(soft: &SoftMatch, dense: &DenseIndex, query: &str) -> Vec<(u32, 
 /// The floored cosines of the query's tokens with the document tokens met so far in one query
 /// (`(cosine - floor) / (1 - floor)`, clamped to `0..=1`): the first results share many tokens,
 /// so each pair is worked out once. The query's rows are widened to 16 bits once, so that each
-/// pair is one SIMD multiply-add loop ([`dot_i16_i8`]) rather than a scalar 32-bit one.
+/// pair is one SIMD multiply-add loop ([`row_cosine`]) rather than a scalar 32-bit one.
 struct Cosines<'a> {
     table: &'a Table,
     query: &'a [(u32, f32)],
@@ -186,17 +185,8 @@ impl<'a> Cosines<'a> {
                 let dims = self.table.dims();
                 let span = (1.0 - self.floor).max(f32::EPSILON);
                 for (i, &(q, _)) in self.query.iter().enumerate() {
-                    let cosine = if q == token {
-                        // Exactly 1 (the int8 sum would round), or 0 for a token with no vector.
-                        if norm > 0.0 {
-                            1.0
-                        } else {
-                            0.0
-                        }
-                    } else {
-                        let query_row = &self.rows[i * dims..(i + 1) * dims];
-                        dot_i16_i8(query_row, row) as f32 * norm * self.norms[i]
-                    };
+                    let query_row = &self.rows[i * dims..(i + 1) * dims];
+                    let cosine = row_cosine(q == token, query_row, self.norms[i], row, norm);
                     self.values
                         .push(((cosine - self.floor) / span).clamp(0.0, 1.0));
                 }
