@@ -2,7 +2,12 @@
 // BM25) in the same Node process, on the same 10,000-tool catalog and the same queries; plus
 // both rankers' quality on the MetaTool dev queries.
 //
-//   node scripts/bench-tools.mjs <metatool-catalog.json> <metatool-dev-queries.csv>
+//   node scripts/bench-tools.mjs <metatool-catalog.json> <metatool-dev-queries.csv> [<baseline-wasm-dir>]
+//
+// With a baseline module (a build to compare with, e.g. main's `dist/wasm` copied aside), only
+// the two cores' hybrid search is timed: both index the same catalog in the same process and the
+// queries alternate between them, five rounds, so that the machine's noise falls on both alike;
+// it also counts the queries both answered alike (a speed-up must not change them).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -14,9 +19,9 @@ const wasm = require(join(ROOT, 'dist', 'wasm', 'secretary_wasm.js'));
 wasm.__instantiate(); // the glue instantiates on demand (scripts/wasm-glue.mjs)
 const MiniSearch = require('minisearch');
 
-const [catalogFile, queriesFile] = process.argv.slice(2);
+const [catalogFile, queriesFile, baselineDir] = process.argv.slice(2);
 if (!catalogFile || !queriesFile) {
-  process.stderr.write('usage: node scripts/bench-tools.mjs <catalog.json> <queries.csv>\n');
+  process.stderr.write('usage: node scripts/bench-tools.mjs <catalog.json> <queries.csv> [<baseline-wasm-dir>]\n');
   process.exit(2);
 }
 const base = JSON.parse(readFileSync(catalogFile, 'utf8'));
@@ -97,6 +102,10 @@ function miniSearch(tools) {
 const catalog = bigCatalog(10_000);
 const queries = labelled.slice(0, 2000).map((l) => l.query);
 const catalogJson = JSON.stringify(catalog);
+if (baselineDir) {
+  compareWithBaseline(require(join(resolve(baselineDir), 'secretary_wasm.js')));
+  process.exit(0);
+}
 const builds = { core: [], lex: [], mini: [] };
 let core;
 let lex;
@@ -161,3 +170,39 @@ console.log(`| Secretary core (WASM, TF-IDF alone) | ${q1l.r1.toFixed(3)} | ${q1
 console.log(`| MiniSearch 7 defaults | ${q2.r1.toFixed(3)} | ${q2.r5.toFixed(3)} | ${q2.mrr.toFixed(3)} |`);
 console.log('| reference TF-IDF (fixtures README) | 0.309 | 0.464 | 0.375 |');
 console.log('| reference BM25 (fixtures README) | 0.320 | 0.468 | 0.383 |');
+
+/** This module's hybrid search against `other`'s on the 10,000 tools, queries alternating. */
+function compareWithBaseline(other) {
+  other.__instantiate();
+  const cores = { this: new wasm.ToolIndex(catalogJson, true), baseline: new other.ToolIndex(catalogJson, true) };
+  const build = {};
+  for (const [name, index] of Object.entries(cores)) {
+    const t = performance.now();
+    index.search(queries[0], 10);
+    build[name] = performance.now() - t;
+  }
+  for (const index of Object.values(cores)) for (const q of queries.slice(0, 200)) index.search(q, 10);
+  const times = { this: [], baseline: [] };
+  let alike = 0;
+  for (let round = 0; round < 5; round += 1) {
+    for (const [i, q] of queries.entries()) {
+      const answers = {};
+      // Who goes first alternates too.
+      const order = (round + i) % 2 === 0 ? ['this', 'baseline'] : ['baseline', 'this'];
+      for (const name of order) {
+        const t = performance.now();
+        answers[name] = cores[name].search(q, 10);
+        JSON.parse(answers[name]);
+        times[name].push(performance.now() - t);
+      }
+      if (round === 0 && answers.this === answers.baseline) alike += 1;
+    }
+  }
+  console.log(`| 10,000 tools, ${queries.length} queries x 5 rounds, alternating | first query (builds) ms | query p50 µs | query p90 µs | query p99 µs |`);
+  console.log('|---|---:|---:|---:|---:|');
+  for (const name of ['this', 'baseline']) {
+    const sorted = times[name].sort((a, b) => a - b);
+    console.log(`| ${name === 'this' ? 'this module' : `baseline (${baselineDir})`} | ${build[name].toFixed(1)} | ${us(pct(sorted, 0.5))} | ${us(pct(sorted, 0.9))} | ${us(pct(sorted, 0.99))} |`);
+  }
+  console.log(`\nanswered alike (names and scores): ${alike} of ${queries.length}`);
+}

@@ -304,7 +304,7 @@ impl HybridIndex {
     ) -> (LexicalScores, Option<QueryVector>, Vec<HybridHit>) {
         let lex = self.lexical.score_all(query);
         let Some(q) = dense.embed_query(query) else {
-            let hits = self.fuse(&lex, &[], depth);
+            let hits = self.fuse(&lex, &[], &lex.touched, depth);
             return (lex, None, hits);
         };
         // The best lexical matches get a semantic score too, whatever the first pass thinks.
@@ -315,7 +315,11 @@ impl HybridIndex {
             LEXICAL_RESCORED.max(depth),
         );
         let sem = dense.candidates(&q, k, &extra);
-        let hits = self.fuse(&lex, &sem, depth);
+        // Only the documents with a cosine need fusing: any other lexical match scores no more
+        // than each of the `extra` ones (its lexical score is lower or it comes later, and it
+        // has no semantic part), and there are at least `depth` of those. A query's common
+        // words touch thousands of documents; this fuses about a hundred.
+        let hits = self.fuse(&lex, &sem, &[], depth);
         (lex, Some(q), hits)
     }
 
@@ -346,7 +350,7 @@ impl HybridIndex {
     ) -> Vec<HybridHit> {
         let Some(dense) = &self.dense else {
             hits.truncate(limit);
-            return hits;
+            return self.with_matched(lex, hits);
         };
         if let Some(model) = &self.options.rerank {
             let profiles = self.profiles(lex, q, &hits[..hits.len().min(model.depth)]);
@@ -362,6 +366,18 @@ impl HybridIndex {
             answer_kind::apply(kinds, &self.kinds, query, &mut hits);
         }
         hits.truncate(limit);
+        self.with_matched(lex, hits)
+    }
+
+    /// `hits` with their [`HybridHit::matched`] words: found only for the hits a query
+    /// returns, not for every candidate the reranker reads (each is a few lookups and a string
+    /// per word).
+    fn with_matched(&self, lex: &LexicalScores, mut hits: Vec<HybridHit>) -> Vec<HybridHit> {
+        for hit in &mut hits {
+            if lex.scores.get(hit.doc).is_some_and(|&l| l > 0.0) {
+                hit.matched = self.lexical.matched_words(lex, hit.doc as u32);
+            }
+        }
         hits
     }
 
@@ -402,6 +418,7 @@ impl HybridIndex {
         let (lex, q, hits) = self.first(dense, query, depth);
         let profiles = self.profiles(&lex, q.as_ref(), &hits);
         let features = rerank::features(&hits, &profiles);
+        let hits = self.with_matched(&lex, hits);
         hits.into_iter().zip(features).collect()
     }
 
@@ -431,20 +448,35 @@ impl HybridIndex {
             _ => Vec::new(),
         };
         let depth = self.depth(limit);
-        let hits = self.fuse(&lex, &sem, depth);
+        // With a query vector, every kept document has its cosine in `sem`.
+        let lexical_only: &[u32] = if q.is_some() { &[] } else { &lex.touched };
+        let hits = self.fuse(&lex, &sem, lexical_only, depth);
         self.reranked(query, &lex, q.as_ref(), hits, limit)
     }
 
-    /// Fuses the lexical scores with the cosines of some documents (`(document, cosine)`);
-    /// documents without a cosine count as 0.
-    fn fuse(&self, lex: &LexicalScores, sem: &[(u32, f32)], limit: usize) -> Vec<HybridHit> {
+    /// The best `limit` documents by fused score among those of `sem` (`(document, cosine)`,
+    /// each with its lexical score, if any) and `lexical_only` (lexical matches without a
+    /// cosine, which count as 0; none of them in `sem`). A document of `sem` with no lexical
+    /// match needs [`HybridOptions::min_semantic`]. Each signal is divided by its best: the
+    /// lexical one over every lexical match, the semantic one over `sem`.
+    fn fuse(
+        &self,
+        lex: &LexicalScores,
+        sem: &[(u32, f32)],
+        lexical_only: &[u32],
+        limit: usize,
+    ) -> Vec<HybridHit> {
         let w = self.options.semantic_weight.clamp(0.0, 1.0);
+        // Scores are never NaN: a comparison is all a maximum needs (`f32::max`, which minds
+        // NaN, is a library call in WebAssembly).
         let lex_max = lex
             .touched
             .iter()
             .map(|&d| lex.scores[d as usize])
-            .fold(0f32, f32::max);
-        let sem_max = sem.iter().map(|&(_, s)| s).fold(0f32, f32::max);
+            .fold(0f32, |m, x| if x > m { x } else { m });
+        let sem_max = sem
+            .iter()
+            .fold(0f32, |m, &(_, s)| if s > m { s } else { m });
         let lex_scale = if lex_max > 0.0 {
             (1.0 - w) / lex_max
         } else {
@@ -452,46 +484,37 @@ impl HybridIndex {
         };
         let sem_scale = if sem_max > 0.0 { w / sem_max } else { 0.0 };
         let min_sem = self.options.min_semantic;
-        let mut dense_sem = vec![0f32; if sem.is_empty() { 0 } else { lex.scores.len() }];
+        let lexical = |d: u32| lex.scores.get(d as usize).copied().unwrap_or(0.0);
+        // Every candidate's fused score (with its cosine), then the best `limit` by selection,
+        // then those sorted.
+        let mut ranked: Vec<(Fused, f32)> = Vec::with_capacity(sem.len() + lexical_only.len());
         for &(d, s) in sem {
-            dense_sem[d as usize] = s;
-        }
-        let cosine = |d: u32| dense_sem.get(d as usize).copied().unwrap_or(0.0);
-        // Every candidate's fused score, then the best `limit` by selection (linear; a bounded
-        // heap cost a comparison and often a sift per touched document), then those sorted.
-        let mut ranked: Vec<Fused> = Vec::with_capacity(lex.touched.len() + sem.len());
-        for &d in &lex.touched {
-            let s = cosine(d);
-            ranked.push(Fused(
-                lex.scores[d as usize] * lex_scale + s.max(0.0) * sem_scale,
-                d,
-            ));
-        }
-        for &(d, s) in sem {
-            if lex.scores[d as usize] <= 0.0 && s >= min_sem {
-                ranked.push(Fused(s * sem_scale, d));
+            let l = lexical(d);
+            if l > 0.0 {
+                ranked.push((Fused(l * lex_scale + s.max(0.0) * sem_scale, d), s));
+            } else if s >= min_sem {
+                ranked.push((Fused(s * sem_scale, d), s));
             }
+        }
+        for &d in lexical_only {
+            ranked.push((Fused(lexical(d) * lex_scale, d), 0.0));
         }
         if limit == 0 {
             ranked.clear();
         } else if ranked.len() > limit {
-            ranked.select_nth_unstable_by(limit - 1, |a, b| b.cmp(a));
+            ranked.select_nth_unstable_by(limit - 1, |a, b| b.0.cmp(&a.0));
             ranked.truncate(limit);
         }
-        ranked.sort_unstable_by(|a, b| b.cmp(a));
+        ranked.sort_unstable_by_key(|&(fused, _)| std::cmp::Reverse(fused));
         ranked
             .into_iter()
-            .map(|Fused(score, d)| {
-                let l = lex.scores[d as usize];
-                let s = cosine(d);
+            .map(|(Fused(score, d), s)| {
+                let l = lexical(d);
                 HybridHit {
                     doc: d as usize,
                     score,
-                    matched: if l > 0.0 {
-                        self.lexical.matched_words(lex, d)
-                    } else {
-                        Vec::new()
-                    },
+                    // Filled for the hits that are returned ([`HybridIndex::with_matched`]).
+                    matched: Vec::new(),
                     lexical: if lex_max > 0.0 { l / lex_max } else { 0.0 },
                     semantic: s,
                     semantic_match: s >= min_sem && s >= 0.5 * sem_max,
@@ -565,12 +588,83 @@ fn answer_kinds_of(
     docs.iter().enumerate().map(kind).collect()
 }
 
-/// The `k` documents of `docs` with the highest `score`.
+/// The `k` documents of `docs` with the highest `score` (ties: the earlier document), in no
+/// particular order; all of them when `k` is 0.
+///
+/// One pass with a bar: candidates gather in a buffer of `2k`; when it fills, the best `k` are
+/// kept and the worst of them becomes the bar, which later documents must beat to get in. Most
+/// of a large list falls below the bar after the first fill, so it costs about a comparison per
+/// document instead of a selection over all of them.
 fn top_by(docs: &[u32], score: impl Fn(u32) -> f32, k: usize) -> Vec<u32> {
-    let mut v: Vec<(f32, u32)> = docs.iter().map(|&d| (score(d), d)).collect();
-    if v.len() > k && k > 0 {
-        v.select_nth_unstable_by(k - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        v.truncate(k);
+    // Best first: higher score, then earlier document.
+    let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    if k == 0 || docs.len() <= k {
+        return docs.to_vec();
     }
-    v.into_iter().map(|(_, d)| d).collect()
+    let mut kept: Vec<(f32, u32)> = Vec::with_capacity(2 * k);
+    let mut bar: Option<(f32, u32)> = None;
+    for &d in docs {
+        let candidate = (score(d), d);
+        if bar.is_some_and(|bar| order(&candidate, &bar) != Ordering::Less) {
+            continue;
+        }
+        kept.push(candidate);
+        if kept.len() == 2 * k {
+            kept.select_nth_unstable_by(k - 1, order);
+            kept.truncate(k);
+            bar = Some(kept[k - 1]);
+        }
+    }
+    if kept.len() > k {
+        kept.select_nth_unstable_by(k - 1, order);
+        kept.truncate(k);
+    }
+    kept.into_iter().map(|(_, d)| d).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::top_by;
+    use proptest::prelude::*;
+
+    /// The first `k` of `docs` fully sorted best first (higher score, then earlier document):
+    /// what `top_by` must keep, in some order.
+    fn sorted_top(docs: &[u32], scores: &[f32], k: usize) -> Vec<u32> {
+        let mut all: Vec<u32> = docs.to_vec();
+        all.sort_by(|&a, &b| {
+            scores[b as usize]
+                .total_cmp(&scores[a as usize])
+                .then(a.cmp(&b))
+        });
+        if k > 0 {
+            all.truncate(k);
+        }
+        all.sort_unstable();
+        all
+    }
+
+    proptest! {
+        /// The bar never keeps out a document of the true top `k`, ties included (scores are
+        /// drawn from a few values so that many are equal), whatever order the documents come in.
+        #[test]
+        fn top_by_keeps_exactly_the_best_k(
+            scores in proptest::collection::vec(0u8..6, 0..300),
+            k in 0usize..60,
+            seed in any::<u64>(),
+        ) {
+            let scores: Vec<f32> = scores.into_iter().map(f32::from).collect();
+            let mut docs: Vec<u32> = (0..scores.len() as u32).collect();
+            // A fixed shuffle: posting order is not document order.
+            let mut state = seed | 1;
+            for i in (1..docs.len()).rev() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                docs.swap(i, (state % (i as u64 + 1)) as usize);
+            }
+            let mut got = top_by(&docs, |d| scores[d as usize], k);
+            got.sort_unstable();
+            prop_assert_eq!(got, sorted_top(&docs, &scores, k));
+        }
+    }
 }

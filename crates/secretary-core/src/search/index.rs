@@ -443,6 +443,9 @@ pub(crate) struct LexicalScores {
     pub scores: Vec<f32>,
     pub touched: Vec<u32>,
     qterms: Vec<QueryTerm>,
+    /// Per query word, the highest BM25 IDF of its terms: what [`Index::match_profile`] weighs
+    /// the word by, the same for every document, so found once per query.
+    idfs: Vec<f32>,
 }
 
 impl Index {
@@ -465,10 +468,20 @@ impl Index {
                 }
             }
         }
+        let n = self.n_docs as f32;
+        let idfs = qterms
+            .iter()
+            .map(|qt| {
+                qt.terms.iter().fold(0f32, |idf, &(id, _)| {
+                    idf.max(bm25_idf(n, self.postings(id).0.len() as f32))
+                })
+            })
+            .collect();
         LexicalScores {
             scores,
             touched,
             qterms,
+            idfs,
         }
     }
 
@@ -502,7 +515,6 @@ pub struct MatchProfile {
 impl Index {
     /// The [`MatchProfile`] of document `d` for the query `lexical` was scored for.
     pub(crate) fn match_profile(&self, lexical: &LexicalScores, d: u32) -> MatchProfile {
-        let n = self.n_docs as f32;
         let mut profile = MatchProfile {
             len: self.doc_len.get(d as usize).copied().unwrap_or(0.0),
             ..MatchProfile::default()
@@ -515,12 +527,9 @@ impl Index {
             _ => &[],
         };
         let mut total = 0.0f32;
-        for qt in &lexical.qterms {
-            let mut idf = 0.0f32;
+        for (qt, &idf) in lexical.qterms.iter().zip(&lexical.idfs) {
             let (mut exact, mut prefix, mut name) = (false, false, false);
             for &(id, factor) in &qt.terms {
-                let df = self.postings(id).0.len() as f32;
-                idf = idf.max(bm25_idf(n, df));
                 if self.holds_own(id, d) {
                     if factor >= 1.0 {
                         exact = true;
