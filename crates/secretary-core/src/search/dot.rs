@@ -1,13 +1,16 @@
-//! The integer dot product the token cosines of the soft match are made of, in SIMD.
+//! The integer dot product every cosine of the static embeddings is made of, in SIMD: the soft
+//! match's token cosines and a query's cosines with document vectors
+//! ([`super::embed::DenseIndex::cosine`]).
 //!
-//! A token row of the static table is 128 int8 components, and the soft match of past requests
+//! A row of the static table is 128 int8 components, and the soft match of past requests
 //! ([`super::soft_match`]) compares each query token with every distinct token of the first 20
-//! results, a few thousand rows a query. Written as a plain loop, the compiler widened every
-//! component to 32 bits; with the query side widened once to 16 bits, one multiply-add
-//! instruction (`pmaddwd` on x86-64, `i32x4.dot_i16x8_s` in WebAssembly) does eight products and
-//! four sums. Both are in the baseline this crate builds for (SSE2 on x86-64; SIMD128 for the
-//! wasm module, `.cargo/config.toml`), so nothing is detected at run time. The sums are exact,
-//! so results do not change (`docs/benchmarks.md`, "Issue 26, ninth pass").
+//! results, a few thousand rows a query; a tool query rescores about 150 document vectors.
+//! Written as a plain loop, the compiler widened every component to 32 bits; with the query
+//! side widened once to 16 bits, one multiply-add instruction (`pmaddwd` on x86-64,
+//! `i32x4.dot_i16x8_s` in WebAssembly) does eight products and four sums. Both are in the
+//! baseline this crate builds for (SSE2 on x86-64; SIMD128 for the wasm module,
+//! `.cargo/config.toml`), so nothing is detected at run time. The sums are exact, so results do
+//! not change (`docs/benchmarks.md`, "Issue 26", ninth and tenth passes).
 
 /// The dot product of `a` (16-bit) and `b` (8-bit) over their common length, in 32-bit sums.
 ///

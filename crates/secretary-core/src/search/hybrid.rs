@@ -17,7 +17,7 @@ use super::index::LexicalScores;
 use super::projection::QueryProjection;
 use super::rerank::{self, Reranker, FEATURES};
 use super::soft_match::{self, SoftMatch};
-use super::{Document, Index, SearchOptions};
+use super::{larger, Document, Index, SearchOptions};
 
 /// How many of the best lexical matches always get an exact semantic score, besides the
 /// semantic first pass's candidates (at least the result limit).
@@ -467,16 +467,12 @@ impl HybridIndex {
         limit: usize,
     ) -> Vec<HybridHit> {
         let w = self.options.semantic_weight.clamp(0.0, 1.0);
-        // Scores are never NaN: a comparison is all a maximum needs (`f32::max`, which minds
-        // NaN, is a library call in WebAssembly).
         let lex_max = lex
             .touched
             .iter()
             .map(|&d| lex.scores[d as usize])
-            .fold(0f32, |m, x| if x > m { x } else { m });
-        let sem_max = sem
-            .iter()
-            .fold(0f32, |m, &(_, s)| if s > m { s } else { m });
+            .fold(0f32, larger);
+        let sem_max = sem.iter().map(|&(_, s)| s).fold(0f32, larger);
         let lex_scale = if lex_max > 0.0 {
             (1.0 - w) / lex_max
         } else {

@@ -122,6 +122,18 @@ impl Hasher for WordHasher {
 /// root, so that `index`, `tokenize` and `wordpiece` share it without depending on each other.
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
+/// The larger of two scores, for the hot loops of search. Scores are never NaN, so a
+/// comparison is all it takes: `f32::max` minds NaN, which makes it a library call in
+/// WebAssembly and keeps loops from becoming vector instructions.
+#[inline]
+pub(crate) fn larger(a: f32, b: f32) -> f32 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

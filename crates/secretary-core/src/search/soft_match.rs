@@ -25,7 +25,7 @@
 use super::embed::{row_cosine, DenseIndex, Table};
 use super::hybrid::rescore_head;
 use super::tokenize::for_each_piece;
-use super::{FastMap, HybridHit};
+use super::{larger, FastMap, HybridHit};
 
 /// Settings of the soft match ([`super::HybridOptions::soft_match`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -204,10 +204,7 @@ fn score(set: &[u32], cosines: &mut Cosines<'_>) -> f32 {
     let mut best = vec![0f32; cosines.query.len()];
     for &token in set {
         for (b, &c) in best.iter_mut().zip(cosines.of(token)) {
-            // Not `f32::max`: the plain comparison is one vector instruction.
-            if c > *b {
-                *b = c;
-            }
+            *b = larger(*b, c);
         }
     }
     let (mut sum, mut total) = (0f32, 0f32);
