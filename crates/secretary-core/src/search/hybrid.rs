@@ -620,8 +620,26 @@ fn top_by(docs: &[u32], score: impl Fn(u32) -> f32, k: usize) -> Vec<u32> {
 
 #[cfg(test)]
 mod tests {
-    use super::top_by;
+    use super::{top_by, HybridIndex};
+    use crate::search::Document;
     use proptest::prelude::*;
+
+    /// A query of words the embedding table does not know has no query vector; its lexical
+    /// matches are then fused on their own and still found.
+    #[test]
+    fn a_query_without_a_vector_finds_its_lexical_matches() {
+        let docs = [
+            Document::new("weather", "Forecasts for any city"),
+            Document::new("qzxvblorp_sync", "Syncs qzxvblorp archives"),
+            Document::new("calendar", "Plans meetings and reminders"),
+        ];
+        let index = HybridIndex::build(&docs);
+        let dense = index.dense().expect("semantic on by default");
+        assert!(dense.embed_query("qzxvblorp").is_none(), "no vector");
+        let hits = index.search("qzxvblorp", 5);
+        assert_eq!(hits.first().map(|h| h.doc), Some(1), "{hits:?}");
+        assert_eq!(hits[0].matched, ["qzxvblorp"]);
+    }
 
     /// The first `k` of `docs` fully sorted best first (higher score, then earlier document):
     /// what `top_by` must keep, in some order.
