@@ -1,7 +1,8 @@
 //! Static embeddings: a token -> vector table and the dense index built with it.
 //!
-//! The table ([`Table`]) is a model2vec distillation of a sentence-transformer (see
-//! `scripts/embeddings/README.md`): every WordPiece token of the model's vocabulary has one
+//! The table ([`Table`]) holds two teachers side by side (see `scripts/embeddings/README.md`): a
+//! model2vec distillation of a sentence-transformer, trained further with tokenlearn, and
+//! WordLlama's token codebook moved onto the same WordPiece vocabulary. Every token has one
 //! vector, and a text's vector is the L2-normalised sum (equivalently the mean) of its tokens'
 //! vectors. Frequent tokens have short vectors (model2vec's SIF weighting), so "the", "can you"
 //! and "please" barely move a query's direction. No model runs at query time: embedding a query
@@ -11,13 +12,18 @@
 //!
 //! | bytes | content |
 //! |---|---|
-//! | 8 | magic `SCEMB001` |
+//! | 8 | magic: `SCEMB001` (8-bit rows) or `SCEMB002` (4-bit rows) |
 //! | 4 | `n`: vocabulary size (u32) |
-//! | 4 | `dims`: vector dimensions (u32) |
+//! | 4 | `dims`: vector dimensions (u32; even for 4-bit rows) |
 //! | 4 | `v`: size of the vocabulary text in bytes (u32) |
 //! | `v` | the `n` tokens in id order, each followed by `\n` (UTF-8) |
 //! | `4 n` | per-token scale (f32) |
-//! | `n dims` | per-token vector, int8; component `j` of token `i` is `q[i][j] * scale[i]` |
+//! | `n dims` or `n dims / 2` | per-token vector; component `j` of token `i` is `q[i][j] * scale[i]` |
+//!
+//! `q` is int8 in `SCEMB001`; in `SCEMB002` it is a signed 4-bit integer, two to a byte, the
+//! lower-numbered component in the low nibble. 4-bit rows are widened to int8 on parsing, so
+//! everything past [`Table::parse`] sees one layout; they halve the asset (the committed table
+//! holds 256 dimensions in the bytes 128 took at 8 bits, at no loss measured in retrieval).
 //!
 //! Its SHA-256 is in `assets/embeddings.bin.sha256` and checked by a test.
 
@@ -30,10 +36,21 @@ use super::soft_match::TokenSets;
 use super::tokenize::for_each_piece;
 use super::wordpiece::{strip_accent, WordPiece};
 
-const MAGIC: &[u8; 8] = b"SCEMB001";
+/// Magic of a table with int8 rows.
+const MAGIC_8BIT: &[u8; 8] = b"SCEMB001";
+/// Magic of a table with 4-bit rows.
+const MAGIC_4BIT: &[u8; 8] = b"SCEMB002";
 
 /// The committed table, compiled into the core.
 static BUILTIN_BYTES: &[u8] = include_bytes!("../../assets/embeddings.bin");
+
+/// 4-bit components, two to a byte (low nibble first), as int8 (-8 to 7).
+fn widen_nibbles(packed: &[u8]) -> Vec<i8> {
+    packed
+        .iter()
+        .flat_map(|&b| [((b << 4) as i8) >> 4, (b as i8) >> 4])
+        .collect()
+}
 
 /// A static embedding table with its WordPiece vocabulary.
 #[derive(Clone)]
@@ -70,14 +87,16 @@ impl Table {
             at = end;
             Ok(slice)
         };
-        if take(8)? != MAGIC {
-            return Err("not an embedding table (bad magic)".into());
-        }
+        let four_bit = match take(8)? {
+            m if m == MAGIC_8BIT => false,
+            m if m == MAGIC_4BIT => true,
+            _ => return Err("not an embedding table (bad magic)".into()),
+        };
         let mut u32_at = || take(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
         let n = u32_at()?;
         let dims = u32_at()?;
         let v = u32_at()?;
-        if dims == 0 || dims > 4096 {
+        if dims == 0 || dims > 4096 || (four_bit && dims & 1 == 1) {
             return Err(format!("embedding table: bad dimension count {dims}"));
         }
         let text = std::str::from_utf8(take(v)?).map_err(|e| format!("embedding vocab: {e}"))?;
@@ -88,11 +107,18 @@ impl Table {
                 tokens.len()
             ));
         }
-        let scales = le_f32s(take(4 * n)?).collect::<Vec<_>>();
+        // Sizes from the header are checked before use: on wasm32 `usize` is 32 bits.
+        let too_big = || "embedding table truncated".to_string();
+        let cells = n.checked_mul(dims).ok_or_else(too_big)?;
+        let scales = le_f32s(take(n.checked_mul(4).ok_or_else(too_big)?)?).collect::<Vec<_>>();
         if scales.iter().any(|s| !s.is_finite()) {
             return Err("embedding table: non-finite scale".into());
         }
-        let data = take(n * dims)?.iter().map(|&b| b as i8).collect();
+        let data = if four_bit {
+            widen_nibbles(take(cells / 2)?)
+        } else {
+            take(cells)?.iter().map(|&b| b as i8).collect()
+        };
         Ok(Table {
             vocab: WordPiece::new(&tokens),
             dims,
@@ -262,9 +288,10 @@ pub(crate) fn normalize(v: &mut [f32]) -> bool {
 }
 
 /// Sign bits per document used by the first, approximate pass of [`DenseIndex::candidates`]
-/// (the signs of the first 128 dimensions, in two words): the Hamming distance between sign
-/// patterns estimates the angle between vectors (SimHash), at two XORs and two popcounts per
-/// document, which stays cheap in wasm32 without SIMD.
+/// (the signs of the first 128 dimensions, in two words: with the committed table, the first
+/// teacher's part): the Hamming distance between sign patterns estimates the angle between
+/// vectors (SimHash), at two XORs and two popcounts per document, which stays cheap in wasm32
+/// without SIMD. All 256 signs were not measured against it.
 const SIGN_WORDS: usize = 2;
 
 /// Unit vectors of a list of documents, quantized to int8 (one scale per document), for cosine
@@ -754,4 +781,64 @@ fn quantize(v: &[f32], mut put: impl FnMut(usize, i32)) -> f32 {
         put(i, (x / scale).round().clamp(-127.0, 127.0) as i32);
     }
     scale
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table of the given magic with tokens `a`, `b` and `##c`, scales 1, 2 and 0.5, and the
+    /// given row bytes.
+    fn table_bytes(magic: &[u8; 8], dims: u32, rows: &[u8]) -> Vec<u8> {
+        let text = b"a\nb\n##c\n";
+        let mut out = magic.to_vec();
+        for x in [3, dims, text.len() as u32] {
+            out.extend(x.to_le_bytes());
+        }
+        out.extend(text);
+        for s in [1.0f32, 2.0, 0.5] {
+            out.extend(s.to_le_bytes());
+        }
+        out.extend(rows);
+        out
+    }
+
+    #[test]
+    fn four_bit_rows_widen_to_the_same_int8_rows() {
+        let rows: [[i8; 4]; 3] = [[1, -1, 7, -8], [0, 3, -7, 5], [-2, 2, 0, 6]];
+        let wide: Vec<u8> = rows.iter().flatten().map(|&q| q as u8).collect();
+        let packed: Vec<u8> = rows
+            .iter()
+            .flat_map(|r| {
+                r.chunks(2)
+                    .map(|p| (p[0] as u8 & 0x0F) | ((p[1] as u8) << 4))
+            })
+            .collect();
+        let eight = Table::parse(&table_bytes(MAGIC_8BIT, 4, &wide)).expect("8-bit table");
+        let four = Table::parse(&table_bytes(MAGIC_4BIT, 4, &packed)).expect("4-bit table");
+        for id in 0..3 {
+            assert_eq!(four.row(id), &rows[id as usize], "row {id}");
+            assert_eq!(four.row(id), eight.row(id), "row {id}");
+        }
+        assert_eq!(four.scales, eight.scales);
+    }
+
+    #[test]
+    fn four_bit_tables_of_odd_width_or_cut_short_are_refused() {
+        let odd = Table::parse(&table_bytes(MAGIC_4BIT, 3, &[0; 6]));
+        assert_eq!(
+            odd.err().as_deref(),
+            Some("embedding table: bad dimension count 3")
+        );
+        let short = Table::parse(&table_bytes(MAGIC_4BIT, 4, &[0; 5]));
+        assert_eq!(short.err().as_deref(), Some("embedding table truncated"));
+        assert!(Table::parse(&table_bytes(MAGIC_4BIT, 4, &[0; 6])).is_ok());
+    }
+
+    #[test]
+    fn a_header_whose_sizes_overflow_is_refused() {
+        let mut bytes = table_bytes(MAGIC_8BIT, 4096, &[]);
+        bytes[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(Table::parse(&bytes).is_err());
+    }
 }
