@@ -21,7 +21,6 @@ Deterministic: the same inputs give the same bytes.
 """
 import argparse
 import hashlib
-import io
 import os
 import struct
 import zipfile
@@ -30,20 +29,10 @@ import numpy as np
 from safetensors.numpy import load as load_safetensors
 from tokenizers import Tokenizer
 
+from refine_table import read_table  # the int8 table reader, beside this file
+
 WEIGHTS = "wordllama/weights/l2_supercat_256.safetensors"
 TOKENIZER = "wordllama/tokenizers/l2_supercat_tokenizer_config.json"
-
-
-def read_base(path):
-    blob = open(path, "rb").read()
-    assert blob[:8] == b"SCEMB001", "the base must be an int8 table (SCEMB001)"
-    n, dims, v = struct.unpack("<III", blob[8:20])
-    text = blob[20 : 20 + v]
-    tokens = text.decode("utf-8").split("\n")[:n]
-    at = 20 + v
-    scale = np.frombuffer(blob[at : at + 4 * n], "<f4")
-    rows = np.frombuffer(blob[at + 4 * n : at + 4 * n + n * dims], np.int8).reshape(n, dims)
-    return tokens, text, rows.astype(np.float32) * scale[:, None]
 
 
 def read_wordllama(wheel):
@@ -86,7 +75,8 @@ def main():
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
 
-    tokens, text, base = read_base(args.base)
+    tokens, base = read_table(args.base)
+    text = "".join(t + "\n" for t in tokens).encode("utf-8")
     matrix, tokenizer = read_wordllama(args.wordllama_wheel)
     extra = transfer(tokens, matrix, tokenizer)
     ratio = np.linalg.norm(base, axis=1).mean() / np.linalg.norm(extra, axis=1).mean()
