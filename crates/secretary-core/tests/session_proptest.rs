@@ -287,6 +287,16 @@ proptest! {
     }
 }
 
+/// Seed `seed` after `edits`, followed by a store in pieces cut at `cuts`: the file's name and
+/// bytes, and the store (what each regression test below replays).
+fn followed(seed: usize, edits: &[Edit], cuts: &[usize]) -> (&'static str, Vec<u8>, SessionStore) {
+    let (name, bytes) = seeds().swap_remove(seed);
+    let bytes = apply_edits(bytes, edits);
+    let mut store = SessionStore::new();
+    follow_file::feed(&mut store, name, &bytes, cuts);
+    (name, bytes, store)
+}
+
 /// Found by `store_never_panics_and_converges` (a clean-clone run of 2026-11-27): a log's first
 /// line, read while complete JSON but before its newline, is applied; then the same line goes on
 /// with more characters and no longer parses, so a whole read finds no initial state. The
@@ -294,18 +304,14 @@ proptest! {
 /// showed; a whole read of the same bytes reports the error.
 #[test]
 fn a_first_line_applied_before_its_newline_then_spoilt_keeps_the_last_state() {
-    let seeds = seeds();
-    let (name, bytes) = &seeds[2];
-    let bytes = apply_edits(
-        bytes.clone(),
+    let (name, bytes, store) = followed(
+        2,
         &[
             Edit::Duplicate(11744326051468505289, 49),
             Edit::Truncate(18370469007712625021),
         ],
+        &[5037354469369760656],
     );
-    let cuts = [5037354469369760656usize];
-    let mut store = SessionStore::new();
-    follow_file::feed(&mut store, name, &bytes, &cuts);
     assert!(
         parse(name, &bytes).is_err(),
         "the whole read has no initial state"
@@ -333,18 +339,14 @@ fn a_first_line_applied_before_its_newline_then_spoilt_keeps_the_last_state() {
 /// follower keeps the state it had and says the line is cut off.
 #[test]
 fn a_first_line_applied_then_cut_off_before_its_newline_keeps_the_last_state() {
-    let seeds = seeds();
-    let (name, bytes) = &seeds[2];
-    let bytes = apply_edits(
-        bytes.clone(),
+    let (name, bytes, store) = followed(
+        2,
         &[
             Edit::Truncate(17261812816849170084),
             Edit::Delete(12524314438636278794, 21),
         ],
+        &[1266694877122192094],
     );
-    let cuts = [1266694877122192094usize];
-    let mut store = SessionStore::new();
-    follow_file::feed(&mut store, name, &bytes, &cuts);
     assert!(
         parse(name, &bytes).is_err(),
         "the whole read has no initial state"
@@ -356,11 +358,9 @@ fn a_first_line_applied_then_cut_off_before_its_newline_keeps_the_last_state() {
     );
     assert_eq!(stored.dialog.requests.len(), 1);
     assert!(
-        stored
-            .dialog
-            .diagnostics
-            .iter()
-            .any(|d| d == "line 1 is cut off (still being written?); showing the state before it"),
+        stored.dialog.diagnostics.iter().any(|d| {
+            d == "line 1 is cut off (still being written?); showing the state before it"
+        }),
         "{:?}",
         stored.dialog.diagnostics
     );
@@ -372,18 +372,14 @@ fn a_first_line_applied_then_cut_off_before_its_newline_keeps_the_last_state() {
 /// the line is unreadable, showing the state before it.
 #[test]
 fn a_last_line_applied_then_spoilt_before_its_newline_keeps_the_last_state() {
-    let seeds = seeds();
-    let (name, bytes) = &seeds[3];
-    let bytes = apply_edits(
-        bytes.clone(),
+    let (name, bytes, store) = followed(
+        3,
         &[
             Edit::Truncate(16856313816447098508),
             Edit::Duplicate(8539726927181946228, 4),
         ],
+        &[17985748100546467831],
     );
-    let cuts = [17985748100546467831usize];
-    let mut store = SessionStore::new();
-    follow_file::feed(&mut store, name, &bytes, &cuts);
     let whole = parse(name, &bytes).expect("the whole read succeeds without the line");
     let stored = store.entry(name).expect("known");
     assert!(stored.available);
