@@ -77,12 +77,14 @@ impl std::fmt::Debug for Table {
 impl Table {
     /// Parses a table in the format above.
     pub fn parse(bytes: &[u8]) -> Result<Table, String> {
+        // Also what a header whose sizes overflow gets: it claims more bytes than there are.
+        const TRUNCATED: &str = "embedding table truncated";
         let mut at = 0usize;
         let mut take = |n: usize| -> Result<&[u8], String> {
             let end = at
                 .checked_add(n)
                 .filter(|&e| e <= bytes.len())
-                .ok_or_else(|| "embedding table truncated".to_string())?;
+                .ok_or_else(|| TRUNCATED.to_string())?;
             let slice = &bytes[at..end];
             at = end;
             Ok(slice)
@@ -108,9 +110,8 @@ impl Table {
             ));
         }
         // Sizes from the header are checked before use: on wasm32 `usize` is 32 bits.
-        let too_big = || "embedding table truncated".to_string();
-        let cells = n.checked_mul(dims).ok_or_else(too_big)?;
-        let scales = le_f32s(take(n.checked_mul(4).ok_or_else(too_big)?)?).collect::<Vec<_>>();
+        let cells = n.checked_mul(dims).ok_or(TRUNCATED)?;
+        let scales = le_f32s(take(n.checked_mul(4).ok_or(TRUNCATED)?)?).collect::<Vec<_>>();
         if scales.iter().any(|s| !s.is_finite()) {
             return Err("embedding table: non-finite scale".into());
         }
@@ -835,10 +836,15 @@ mod tests {
         assert!(Table::parse(&table_bytes(MAGIC_4BIT, 4, &[0; 6])).is_ok());
     }
 
+    /// A header's token count is checked against the tokens listed before any size is
+    /// computed from it (the overflow checks after it only matter where `usize` is 32 bits).
     #[test]
-    fn a_header_whose_sizes_overflow_is_refused() {
+    fn a_header_claiming_more_tokens_than_it_lists_is_refused() {
         let mut bytes = table_bytes(MAGIC_8BIT, 4096, &[]);
         bytes[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(Table::parse(&bytes).is_err());
+        assert_eq!(
+            Table::parse(&bytes).err().as_deref(),
+            Some("embedding table: 3 tokens, header says 4294967295")
+        );
     }
 }
