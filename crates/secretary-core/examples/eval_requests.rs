@@ -155,11 +155,14 @@ impl Scores {
     }
 }
 
-/// The first ten results for `question` as `search_requests` ranks them: with `times`, a time
-/// named in the question counts ([`rank_with_dates`]).
-fn ranked(index: &HybridIndex, times: Option<&[Option<i64>]>, question: &str) -> Vec<HybridHit> {
-    match times {
-        Some(times) => rank_with_dates(index, times, question, 10)
+/// Each request's time, and its dialog for neighbour support (empty: none).
+type Turns<'a> = (&'a [Option<i64>], &'a [u32]);
+
+/// The first ten results for `question` as `search_requests` ranks them: with `turns`, a time
+/// named in the question counts and neighbours support ([`rank_with_dates`]).
+fn ranked(index: &HybridIndex, turns: Option<Turns>, question: &str) -> Vec<HybridHit> {
+    match turns {
+        Some((times, dialogs)) => rank_with_dates(index, times, dialogs, question, 10)
             .into_iter()
             .map(|(hit, _)| hit)
             .collect(),
@@ -172,12 +175,12 @@ fn ranked(index: &HybridIndex, times: Option<&[Option<i64>]>, question: &str) ->
 fn evaluate(
     index: &HybridIndex,
     refs: &[(usize, usize)],
-    times: Option<&[Option<i64>]>,
+    turns: Option<Turns>,
     questions: &[&Question],
 ) -> Scores {
     let mut s = Scores::default();
     for q in questions {
-        let hits = ranked(index, times, &q.text);
+        let hits = ranked(index, turns, &q.text);
         s.n += 1;
         if hits.first().map(|h| refs[h.doc].0) == Some(q.dialog) {
             s.dialog_at_1 += 1;
@@ -196,14 +199,10 @@ fn evaluate(
 }
 
 /// p50 and p99 of one query over the whole collection, in milliseconds (after 100 warm-ups).
-fn timing(
-    index: &HybridIndex,
-    times: Option<&[Option<i64>]>,
-    questions: &[&Question],
-) -> (f64, f64) {
-    let search = |q: &str| match times {
-        Some(times) => {
-            std::hint::black_box(rank_with_dates(index, times, q, 10));
+fn timing(index: &HybridIndex, turns: Option<Turns>, questions: &[&Question]) -> (f64, f64) {
+    let search = |q: &str| match turns {
+        Some((times, dialogs)) => {
+            std::hint::black_box(rank_with_dates(index, times, dialogs, q, 10));
         }
         None => {
             std::hint::black_box(index.search(q, 10));
@@ -389,30 +388,80 @@ fn run() -> Result<(), String> {
         rerank: Some(Reranker { depth: 20, model }),
         ..now.clone()
     });
-    let mut rankers: Vec<(&str, HybridOptions, bool, bool)> = vec![
-        ("BM25 (k1 1.2, b 0.75), request text", bm25, false, false),
-        ("before: hybrid, request text", before, false, false),
-        ("now: lexical, context, dates", now_lexical, true, true),
-        ("no soft match, context, dates", unsoft, true, true),
-        ("no answer kinds, context, dates", unkinded, true, true),
-        ("now: hybrid, context, no dates", now.clone(), true, false),
-        ("now: hybrid, context, dates (default)", now, true, true),
+    // (name, options, context, dates, neighbour support); dates and support are
+    // `rank_with_dates`, the search of `search_requests`, without them `HybridIndex::search`.
+    let mut rankers: Vec<(&str, HybridOptions, bool, bool, bool)> = vec![
+        (
+            "BM25 (k1 1.2, b 0.75), request text",
+            bm25,
+            false,
+            false,
+            false,
+        ),
+        ("before: hybrid, request text", before, false, false, false),
+        (
+            "now: lexical, context, dates",
+            now_lexical,
+            true,
+            true,
+            true,
+        ),
+        ("no soft match, context, dates", unsoft, true, true, true),
+        (
+            "no answer kinds, context, dates",
+            unkinded,
+            true,
+            true,
+            true,
+        ),
+        (
+            "now: hybrid, context, no dates",
+            now.clone(),
+            true,
+            false,
+            false,
+        ),
+        (
+            "no neighbour support, dates",
+            now.clone(),
+            true,
+            true,
+            false,
+        ),
+        (
+            "now: hybrid, context, dates (default)",
+            now,
+            true,
+            true,
+            true,
+        ),
     ];
     if let Some(options) = reranked {
-        rankers.push(("reranked (--rerank-model), dates", options, true, true));
+        rankers.push((
+            "reranked (--rerank-model), dates",
+            options,
+            true,
+            true,
+            true,
+        ));
     }
     let all_times: Vec<Option<i64>> = bench.times.iter().flatten().copied().collect();
-    for (name, options, context, dates) in rankers {
+    for (name, options, context, dates, support) in rankers {
         let (docs, refs) = documents(&bench, context);
-        let times = dates.then_some(all_times.as_slice());
+        let dialogs: Vec<u32> = if support {
+            refs.iter().map(|&(d, _)| d as u32).collect()
+        } else {
+            Vec::new()
+        };
+        let turns = dates.then_some((all_times.as_slice(), dialogs.as_slice()));
         let start = Instant::now();
         let index = HybridIndex::with_table(&docs, options, table);
         let build = start.elapsed().as_secs_f64() * 1e3;
-        let s = evaluate(&index, &refs, times, &questions);
+        let s = evaluate(&index, &refs, turns, &questions);
         if misses && name.ends_with("(default)") {
-            print_misses(&bench, &index, &refs, times, &questions);
+            print_misses(&bench, &index, &refs, turns, &questions);
         }
-        let (p50, p99) = timing(&index, times, &questions);
+        let (p50, p99) = timing(&index, turns, &questions);
         println!("{name:40} {s}  build {build:.1} ms  query p50 {p50:.3} ms p99 {p99:.3} ms");
     }
     incremental(&bench);
@@ -425,7 +474,7 @@ fn print_misses(
     bench: &Bench,
     index: &HybridIndex,
     refs: &[(usize, usize)],
-    times: Option<&[Option<i64>]>,
+    turns: Option<Turns>,
     questions: &[&Question],
 ) {
     let line = |(d, r): (usize, usize)| -> String {
@@ -433,7 +482,7 @@ fn print_misses(
         format!("[{d}:{r}] {}", text.replace('\n', " "))
     };
     for q in questions {
-        let hits: Vec<usize> = ranked(index, times, &q.text)
+        let hits: Vec<usize> = ranked(index, turns, &q.text)
             .iter()
             .map(|h| h.doc)
             .collect();

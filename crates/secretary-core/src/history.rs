@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::collections::HashMap;
 
 use crate::search::answer_kind::AnswerKinds;
+use crate::search::neighbours::{self, NeighbourSupport};
 use crate::search::soft_match::SoftMatch;
 use crate::search::{when, Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 use crate::session::SessionStore;
@@ -26,6 +27,9 @@ pub struct RequestIndex {
     pub index: HybridIndex,
     /// Each request's time (parallel to `refs`), for dates in queries.
     pub times: Vec<Option<i64>>,
+    /// Each request's dialog (parallel to `refs`, a dialog's requests in order), for
+    /// [`neighbours`] support.
+    pub dialogs: Vec<u32>,
     /// A hash of each request's document (text and context), to recognise it in the next build.
     keys: Vec<u64>,
     /// How many requests the last full build (the one that set the token weights) indexed.
@@ -183,8 +187,9 @@ impl RequestIndex {
     ) -> RequestIndex {
         let mut refs = Vec::new();
         let mut times = Vec::new();
+        let mut dialogs = Vec::new();
         let mut docs = Vec::new();
-        for entry in store.entries() {
+        for (number, entry) in store.entries().enumerate() {
             if !entry.available || (workspace.is_some() && entry.workspace.as_deref() != workspace)
             {
                 continue;
@@ -201,6 +206,7 @@ impl RequestIndex {
                     index: request.index,
                 });
                 times.push(request.timestamp);
+                dialogs.push(number as u32);
             }
             push_dialog_documents(&texts, &mut docs);
         }
@@ -238,6 +244,7 @@ impl RequestIndex {
             refs,
             index,
             times,
+            dialogs,
             keys,
             fresh_len,
             reused,
@@ -252,7 +259,7 @@ impl RequestIndex {
     /// The best `want` requests for `query`, best first, each with whether it falls in the
     /// time the query names (see [`rank_with_dates`]).
     pub fn search(&self, query: &str, want: usize) -> Vec<(HybridHit, bool)> {
-        rank_with_dates(&self.index, &self.times, query, want)
+        rank_with_dates(&self.index, &self.times, &self.dialogs, query, want)
     }
 }
 
@@ -261,17 +268,19 @@ impl RequestIndex {
 /// core having no clock); the requests of that time that match the rest come first (every one
 /// of them scored, [`HybridIndex::search_within`]), then the other matches. A query that is
 /// only a time ("what did I ask yesterday") lists that time's requests, newest first. The flag
-/// says whether a hit falls in the time named. `times` is parallel to the index's documents.
+/// says whether a hit falls in the time named. `times` and `dialogs` are parallel to the
+/// index's documents, a dialog's requests in order; for a question about someone, each list is
+/// reordered by [`neighbours`] support before it is cut to `want`.
 pub fn rank_with_dates(
     index: &HybridIndex,
     times: &[Option<i64>],
+    dialogs: &[u32],
     query: &str,
     want: usize,
 ) -> Vec<(HybridHit, bool)> {
     let anchor = times.iter().flatten().copied().max();
     let Some(dated) = anchor.and_then(|anchor| when::parse(query, anchor)) else {
-        return index
-            .search(query, want)
+        return supported(dialogs, query, want, |n| index.search(query, n))
             .into_iter()
             .map(|hit| (hit, false))
             .collect();
@@ -307,13 +316,17 @@ pub fn rank_with_dates(
             })
             .collect();
     }
-    let mut out: Vec<(HybridHit, bool)> = index
-        .search_within(&dated.rest, want, in_span)
-        .into_iter()
-        .map(|hit| (hit, true))
-        .collect();
+    // The question about someone is the whole query; the index searches what is left of it.
+    let mut out: Vec<(HybridHit, bool)> = supported(dialogs, query, want, |n| {
+        index.search_within(&dated.rest, n, in_span)
+    })
+    .into_iter()
+    .map(|hit| (hit, true))
+    .collect();
     if out.len() < want {
-        let more = index.search(&dated.rest, want + out.len());
+        let more = supported(dialogs, query, want + out.len(), |n| {
+            index.search(&dated.rest, n)
+        });
         out.extend(
             more.into_iter()
                 .filter(|hit| !in_span(hit.doc))
@@ -322,6 +335,24 @@ pub fn rank_with_dates(
         out.truncate(want);
     }
     out
+}
+
+/// The first `want` of `search`'s results, reordered by [`neighbours`] support when `query` is
+/// a question about someone (then `search` is asked for enough results to support).
+fn supported(
+    dialogs: &[u32],
+    query: &str,
+    want: usize,
+    search: impl FnOnce(usize) -> Vec<HybridHit>,
+) -> Vec<HybridHit> {
+    if want == 0 || !neighbours::about_someone(query) {
+        return search(want);
+    }
+    let support = NeighbourSupport::REQUESTS;
+    let mut hits = search(want.max(support.depth));
+    neighbours::apply(&support, dialogs, query, &mut hits);
+    hits.truncate(want);
+    hits
 }
 
 /// Words of a question about the past that say nothing of its topic ("what did I ask

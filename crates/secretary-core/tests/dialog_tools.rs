@@ -495,3 +495,29 @@ fn recent_dialogs_break_ties_by_session_id() {
     let listed = strs(&listed["dialogs"], "sessionId");
     assert_eq!(listed, ["mm", "aa", "zz"]);
 }
+
+/// Neighbour support reads each request's dialog from the index: a dialog's requests share
+/// one number and come in order, and no two dialogs share one.
+#[test]
+fn the_request_index_numbers_each_dialog_once_in_order() {
+    use secretary_core::history::RequestIndex;
+    let store = store();
+    let index = RequestIndex::build(&store, Some(WS), true);
+    assert_eq!(index.dialogs.len(), index.refs.len());
+    let mut seen: Vec<(u32, &str)> = Vec::new();
+    for (i, (dialog, reference)) in index.dialogs.iter().zip(&index.refs).enumerate() {
+        match seen.last() {
+            Some(&(last, session)) if last == *dialog => {
+                assert_eq!(session, reference.session_id);
+                assert_eq!(index.refs[i - 1].index + 1, reference.index);
+            }
+            _ => {
+                assert!(seen.iter().all(|&(d, _)| d != *dialog), "{dialog} again");
+                assert_eq!(reference.index, 1);
+                seen.push((*dialog, &reference.session_id));
+            }
+        }
+    }
+    // "old" and "new" (the empty dialog has no requests, "elsewhere" is another workspace).
+    assert_eq!(seen.len(), 2);
+}

@@ -63,6 +63,21 @@ const PERSONAL: &[&str] = &[
     "i", "me", "mine", "my", "our", "us", "user", "we", "you", "your",
 ];
 
+/// The first 64 words of `query`.
+fn words(query: &str) -> impl Iterator<Item = &str> {
+    query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(64)
+}
+
+/// Whether `query` has a word of the first or second person among its first 64 ("I", "my",
+/// "you", "the user"): then it is about the asker's own requests, not about someone else.
+pub fn in_first_or_second_person(query: &str) -> bool {
+    // "US" is a country, not "us".
+    words(query).any(|w| w != "US" && PERSONAL.contains(&w.to_lowercase().as_str()))
+}
+
 /// The kinds `text` holds (bits of [`TIME`] and [`NUMBER`]), from its first [`READ_BYTES`].
 pub fn held(text: &str) -> u8 {
     let mut end = text.len().min(READ_BYTES);
@@ -111,17 +126,10 @@ pub fn held(text: &str) -> u8 {
 /// "how many / much / long / far / old / often ..." a number; none for any other question and
 /// for a question in the first or second person.
 pub fn wanted(query: &str) -> u8 {
-    let raw: Vec<&str> = query
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(64)
-        .collect();
-    // "US" is a country, not "us".
-    let personal = |w: &&str| w != &"US" && PERSONAL.contains(&w.to_lowercase().as_str());
-    if raw.iter().any(personal) {
+    if in_first_or_second_person(query) {
         return 0;
     }
-    let mut words: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
+    let mut words: Vec<String> = words(query).map(str::to_lowercase).collect();
     // "So when did...", "And how many...".
     if matches!(
         words.first().map(String::as_str),

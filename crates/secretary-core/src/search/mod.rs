@@ -15,7 +15,8 @@
 //!
 //! Past-request search reorders its first results by a token-level soft match ([`soft_match`]),
 //! which long requests need, then moves up those that say what a question about someone asks
-//! for, a time or a number ([`answer_kind`]).
+//! for, a time or a number ([`answer_kind`]); for a question about someone, results beside a
+//! high one in their dialog move up too ([`neighbours`]).
 //!
 //! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 
@@ -26,6 +27,7 @@ pub mod eval;
 pub mod hybrid;
 pub mod index;
 mod irregular;
+pub mod neighbours;
 pub mod projection;
 pub mod rerank;
 pub mod soft_match;

@@ -1,0 +1,179 @@
+//! Neighbour support: in a conversation, the turn that answers a question about someone sits
+//! beside the turns that hold the question's words.
+//!
+//! Two people chatting say a thing over several short turns: "How's the new bike?" / "I took it
+//! out on Sauvie Island on Sunday and did 50 km." A question about it ("Where did Sam do his
+//! first long ride on the new bike?") matches the first turn, and the second, which holds the
+//! answer, ranks far below. Each of the first [`NeighbourSupport::depth`] results therefore gets
+//! [`NeighbourSupport::weight`] times the best score among the results one or two turns away
+//! from it in the same dialog (scores brought to 1 for the best), and they are reordered.
+//!
+//! Only a question about someone else is supported ([`about_someone`]): a question (a
+//! wh-word first, or a question mark) with no word of the first or second person. Keywords
+//! ("docker compose networking") and questions about the asker's own requests ("what did I ask
+//! about kafka") look for one request with those words, and there support lifts the wrong
+//! dialogs that say them in several neighbouring requests: on one person's requests to an
+//! assistant it cost 2 to 3 points of dialog hit@1 when given to every query. Measured on the
+//! chats of `scripts/bench-requests/conversations/` and the ShareGPT sets (`docs/benchmarks.md`,
+//! issue 26, eighth and twelfth passes).
+
+use super::answer_kind::in_first_or_second_person;
+use super::hybrid::rescore_head;
+use super::HybridHit;
+
+/// Settings of neighbour support.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NeighbourSupport {
+    /// Share of the best neighbour's score (brought to 1 for the best result) added to a result.
+    pub weight: f32,
+    /// How many turns away, before or after, a neighbour may be.
+    pub window: usize,
+    /// How many of the first results give and get support.
+    pub depth: usize,
+}
+
+impl NeighbourSupport {
+    /// The setting of past-request search, chosen on the `tune` chats (conversations 1 to 4):
+    /// weight 0.25 over one or two turns each way among the first 50 (issue 26, eighth pass).
+    pub const REQUESTS: NeighbourSupport = NeighbourSupport {
+        weight: 0.25,
+        window: 2,
+        depth: 50,
+    };
+}
+
+/// Words that open a question.
+const QUESTION_WORDS: &[&str] = &[
+    "how", "what", "when", "where", "which", "who", "whom", "whose", "why",
+];
+
+/// Whether `query` is a question about someone else: it opens with a question word or ends
+/// with a question mark, and has no word of the first or second person ("I", "you", "the
+/// user").
+pub fn about_someone(query: &str) -> bool {
+    let query = query.trim();
+    let first = query
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+        .to_lowercase();
+    let question = query.ends_with('?') || QUESTION_WORDS.contains(&first.as_str());
+    question && !in_first_or_second_person(query)
+}
+
+/// Adds support to the first [`NeighbourSupport::depth`] of `hits` and reorders them (the rest
+/// stay below, in order) when `query` is about someone else. `dialogs` holds each document's
+/// dialog, the documents of a dialog being its turns in order: document `d + 1` is the turn
+/// after `d` when both are of the same dialog.
+pub(crate) fn apply(
+    settings: &NeighbourSupport,
+    dialogs: &[u32],
+    query: &str,
+    hits: &mut [HybridHit],
+) {
+    let n = hits.len().min(settings.depth);
+    if n < 2 || !about_someone(query) {
+        return;
+    }
+    let best = hits[0].score;
+    let norm = if best > 0.0 { 1.0 / best } else { 1.0 };
+    // (document, score over the best), sorted by document for the lookups below.
+    let mut head: Vec<(usize, f32)> = hits[..n].iter().map(|h| (h.doc, h.score * norm)).collect();
+    head.sort_unstable_by_key(|&(doc, _)| doc);
+    let score_of = |doc: usize| {
+        head.binary_search_by_key(&doc, |&(d, _)| d)
+            .map_or(0.0, |i| head[i].1)
+    };
+    let dialog = |doc: usize| dialogs.get(doc).copied();
+    rescore_head(hits, n, |hit| {
+        let Some(own) = dialog(hit.doc) else {
+            return 0.0;
+        };
+        let before = hit.doc.saturating_sub(settings.window)..hit.doc;
+        let after = hit.doc + 1..=hit.doc + settings.window;
+        let best_near = before
+            .chain(after)
+            .filter(|&doc| dialog(doc) == Some(own))
+            .map(score_of)
+            .fold(0.0f32, f32::max);
+        settings.weight * best_near
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(doc: usize, score: f32) -> HybridHit {
+        HybridHit {
+            doc,
+            score,
+            matched: Vec::new(),
+            lexical: 0.0,
+            semantic: 0.0,
+            semantic_match: false,
+        }
+    }
+
+    #[test]
+    fn which_queries_are_about_someone() {
+        assert!(about_someone("Where did Sam do his first long ride?"));
+        assert!(about_someone("when did Jonah get his greyhound"));
+        assert!(about_someone("Sam's finishing time at Hagg Lake?"));
+        // Keywords, and questions about the asker's own requests.
+        assert!(!about_someone("docker compose networking"));
+        assert!(!about_someone("What did I ask about kafka?"));
+        assert!(!about_someone("when did the user mention the migration"));
+        assert!(!about_someone("what did you suggest for the cache?"));
+        assert!(!about_someone(""));
+    }
+
+    /// Dialog 0 is documents 0 to 3, dialog 1 documents 4 to 6. Document 5 (second) has a
+    /// neighbour ranked first in its own dialog; document 2 (third) is beside nothing that
+    /// ranks, document 3's neighbour 4 is in another dialog.
+    fn ranked(query: &str) -> Vec<HybridHit> {
+        let dialogs = [0, 0, 0, 0, 1, 1, 1];
+        let mut hits = vec![
+            hit(6, 2.0),
+            hit(2, 1.9),
+            hit(5, 1.8),
+            hit(4, 1.7),
+            hit(0, 0.5),
+        ];
+        let settings = NeighbourSupport {
+            weight: 0.25,
+            window: 2,
+            depth: 4,
+        };
+        apply(&settings, &dialogs, query, &mut hits);
+        hits
+    }
+
+    #[test]
+    fn results_beside_a_high_one_in_their_dialog_move_up() {
+        let hits = ranked("What did Sam say?");
+        let order: Vec<usize> = hits.iter().map(|h| h.doc).collect();
+        // 5: 0.9 + 0.25 * 1.0 (document 6); 4: 0.85 + 0.25 * 1.0 (6, two turns on);
+        // 6: 1.0 + 0.25 * 0.9 (5); 2: 0.95 + 0 (0 is below the depth, 4 in another dialog).
+        assert_eq!(order, [6, 5, 4, 2, 0]);
+        assert!((hits[1].score - 1.15).abs() < 1e-6);
+        assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+
+    #[test]
+    fn keywords_and_questions_about_oneself_are_left_alone() {
+        for query in ["Sam bike ride", "What did I say?"] {
+            let order: Vec<usize> = ranked(query).iter().map(|h| h.doc).collect();
+            assert_eq!(order, [6, 2, 5, 4, 0], "{query}");
+        }
+    }
+
+    #[test]
+    fn documents_without_a_dialog_get_no_support() {
+        let mut hits = vec![hit(0, 2.0), hit(9, 1.9), hit(1, 1.8)];
+        apply(&NeighbourSupport::REQUESTS, &[0, 0], "Who?", &mut hits);
+        let order: Vec<usize> = hits.iter().map(|h| h.doc).collect();
+        // 1 gains from 0 and passes 9, which is past the list of dialogs.
+        assert_eq!(order, [0, 1, 9]);
+    }
+}
