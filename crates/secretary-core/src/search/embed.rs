@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 
 use super::dot::dot_i16_i8;
 use super::index::bm25_idf;
-use super::projection::QueryProjection;
+use super::projection::{Directions, QueryProjection};
 use super::soft_match::TokenSets;
 use super::tokenize::for_each_piece;
 use super::wordpiece::{strip_accent, WordPiece};
@@ -316,8 +316,8 @@ pub struct DenseIndex {
     token_weights: Vec<f32>,
     /// The names and texts embedded apart, when asked for ([`DenseIndex::build`]'s `fields`).
     fields: Option<FieldVectors>,
-    /// Directions taken out of every query vector ([`DenseIndex::with_projection`]).
-    projection: Option<QueryProjection>,
+    /// Directions taken out of every query vector ([`DenseIndex::with_projection`]), decoded.
+    projection: Option<Directions>,
     /// Each document's distinct text tokens, for the soft match (`None`: not kept).
     token_sets: Option<TokenSets>,
 }
@@ -459,7 +459,7 @@ impl DenseIndex {
                 vectors: Vec::with_capacity(f.vectors.len()),
                 scales: Vec::with_capacity(f.scales.len()),
             }),
-            projection: previous.projection,
+            projection: previous.projection.clone(),
             token_sets: previous.token_sets.as_ref().map(TokenSets::emptied),
         };
         for (d, doc) in docs.iter().enumerate() {
@@ -546,7 +546,7 @@ impl DenseIndex {
     /// Takes `projection`'s directions out of every query vector from now on (documents are
     /// untouched; see [`super::projection`]).
     pub fn with_projection(mut self, projection: Option<QueryProjection>) -> DenseIndex {
-        self.projection = projection;
+        self.projection = projection.map(|p| p.decoded(self.dims));
         self
     }
 
@@ -565,8 +565,6 @@ impl DenseIndex {
         self.scales.is_empty()
     }
 
-    /// The quantized unit vector of a query, weighted as the documents are; `None` when none of
-    /// its tokens is in the table.
     /// Whether `text` holds at least one word of two or more letters that the vocabulary knows
     /// whole (not only as word pieces).
     pub fn knows_a_word(&self, text: &str) -> bool {
@@ -580,6 +578,8 @@ impl DenseIndex {
         known
     }
 
+    /// The quantized unit vector of a query, weighted as the documents are; `None` when none of
+    /// its tokens is in the table.
     pub fn embed_query(&self, query: &str) -> Option<QueryVector> {
         // A query made only of pieces of unknown words ("zzzz qqqq") still gets a vector, close
         // enough to everything to pass any floor: its meaning is noise, so it has none.

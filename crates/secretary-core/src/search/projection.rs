@@ -44,7 +44,7 @@ impl QueryProjection {
     };
 
     /// How many directions it holds for vectors of `dims` dimensions (0 when its rows are not
-    /// whole rows of that width: then [`QueryProjection::apply`] leaves vectors alone).
+    /// whole rows of that width: then [`Directions::apply`] leaves vectors alone).
     pub fn directions(&self, dims: usize) -> usize {
         let row = dims * 4;
         // `%`, not `is_multiple_of`: that needs Rust 1.87, the crate's MSRV is 1.80.
@@ -62,13 +62,14 @@ impl QueryProjection {
         self.rows_of(dims).map(|row| le_f32s(row).collect())
     }
 
-    /// Takes `alpha` of each direction out of `v` (not renormalised).
-    pub fn apply(&self, v: &mut [f32]) {
-        for row in self.rows_of(v.len()) {
-            let along = dot_le(row, v);
-            for (x, a) in v.iter_mut().zip(le_f32s(row)) {
-                *x -= self.alpha * along * a;
-            }
+    /// The directions decoded for vectors of `dims` dimensions: what an index keeps, so that a
+    /// query does not decode 32 rows of bytes twice.
+    pub fn decoded(&self, dims: usize) -> Directions {
+        let rows: Vec<f32> = self.rows_of(dims).flat_map(le_f32s).collect();
+        Directions {
+            alpha: self.alpha,
+            dims,
+            rows,
         }
     }
 
@@ -79,26 +80,58 @@ impl QueryProjection {
     }
 }
 
-/// The dot product of a row of little-endian `f32`s with `v`, in eight running sums: one sum
-/// is a chain of dependent additions (32 directions of 256 make 8,192 of them per query), eight
-/// let the additions overlap and the compiler use SIMD lanes.
-fn dot_le(row: &[u8], v: &[f32]) -> f32 {
-    let mut sums = [0f32; 8];
-    let whole = v.len() / 8 * 8;
-    for (bytes, xs) in row.chunks_exact(32).zip(v[..whole].chunks_exact(8)) {
-        for (i, (sum, &x)) in sums.iter_mut().zip(xs).enumerate() {
-            let b = [
-                bytes[4 * i],
-                bytes[4 * i + 1],
-                bytes[4 * i + 2],
-                bytes[4 * i + 3],
-            ];
-            *sum += f32::from_le_bytes(b) * x;
+/// A [`QueryProjection`]'s directions as floats, for vectors of one width.
+#[derive(Clone, PartialEq)]
+pub struct Directions {
+    alpha: f32,
+    dims: usize,
+    /// One row of `dims` values per direction (none when the projection's rows are of another
+    /// width).
+    rows: Vec<f32>,
+}
+
+impl std::fmt::Debug for Directions {
+    /// A summary: the rows are data.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Directions")
+            .field("alpha", &self.alpha)
+            .field("dims", &self.dims)
+            .field("directions", &(self.rows.len() / self.dims.max(1)))
+            .finish()
+    }
+}
+
+impl Directions {
+    /// Takes `alpha` of each direction out of `v` (not renormalised); a vector of another width
+    /// is left alone.
+    pub fn apply(&self, v: &mut [f32]) {
+        if v.len() != self.dims || self.dims == 0 {
+            return;
+        }
+        for row in self.rows.chunks_exact(self.dims) {
+            let along = self.alpha * dot8(row, v);
+            for (x, a) in v.iter_mut().zip(row) {
+                *x -= along * a;
+            }
         }
     }
-    let tail: f32 = le_f32s(row.get(4 * whole..).unwrap_or(&[]))
+}
+
+/// The dot product of `row` and `v`, in eight running sums: one sum is a chain of dependent
+/// additions (32 directions of 256 make 8,192 of them per query), eight let the additions
+/// overlap and the compiler use SIMD lanes.
+fn dot8(row: &[f32], v: &[f32]) -> f32 {
+    let mut sums = [0f32; 8];
+    let whole = v.len().min(row.len()) / 8 * 8;
+    for (xs, ys) in row[..whole].chunks_exact(8).zip(v[..whole].chunks_exact(8)) {
+        for ((sum, a), b) in sums.iter_mut().zip(xs).zip(ys) {
+            *sum += a * b;
+        }
+    }
+    let tail: f32 = row[whole..]
+        .iter()
         .zip(&v[whole..])
-        .map(|(a, &x)| a * x)
+        .map(|(a, b)| a * b)
         .sum();
     sums.iter().sum::<f32>() + tail
 }
@@ -123,7 +156,7 @@ mod tests {
             rows: bytes(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]),
         };
         let mut v = [2.0, 4.0, 6.0];
-        p.apply(&mut v);
+        p.decoded(3).apply(&mut v);
         assert_eq!(v, [1.0, 2.0, 6.0]);
     }
 
@@ -133,7 +166,7 @@ mod tests {
             let u: Vec<f32> = (0..n).map(|i| (i % 5) as f32 - 2.0).collect();
             let v: Vec<f32> = (0..n).map(|i| (i % 3) as f32 + 0.5).collect();
             let plain: f32 = u.iter().zip(&v).map(|(a, b)| a * b).sum();
-            assert_eq!(dot_le(bytes(&u), &v), plain, "{n} components");
+            assert_eq!(dot8(&u, &v), plain, "{n} components");
         }
     }
 
@@ -144,8 +177,12 @@ mod tests {
             rows: bytes(&[1.0, 0.0, 0.0, 0.0]),
         };
         let mut v = [2.0, 4.0, 6.0];
-        p.apply(&mut v);
+        p.decoded(3).apply(&mut v);
         assert_eq!(v, [2.0, 4.0, 6.0]);
+        // Decoded for one width, a vector of another is left alone too.
+        let mut w = [2.0, 4.0];
+        p.decoded(3).apply(&mut w);
+        assert_eq!(w, [2.0, 4.0]);
     }
 
     #[test]
