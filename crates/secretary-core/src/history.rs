@@ -303,17 +303,7 @@ pub fn rank_with_dates(
         return inside
             .into_iter()
             .take(want)
-            .map(|(_, doc)| {
-                let hit = HybridHit {
-                    doc,
-                    score: 0.0,
-                    matched: Vec::new(),
-                    lexical: 0.0,
-                    semantic: 0.0,
-                    semantic_match: false,
-                };
-                (hit, true)
-            })
+            .map(|(_, doc)| (HybridHit::bare(doc, 0.0), true))
             .collect();
     }
     // The question about someone is the whole query; the index searches what is left of it.

@@ -196,15 +196,10 @@ mod tests {
         assert_eq!(held(&format!("a{}", "é".repeat(800))), 0);
     }
 
+    use crate::search::HybridHit;
+
     fn hit(doc: usize, score: f32) -> HybridHit {
-        HybridHit {
-            doc,
-            score,
-            matched: Vec::new(),
-            lexical: 0.0,
-            semantic: 0.0,
-            semantic_match: false,
-        }
+        HybridHit::bare(doc, score)
     }
 
     /// Within the depth, a hit that says what is asked for moves up by the weight; below the

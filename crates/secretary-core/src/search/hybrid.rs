@@ -144,6 +144,18 @@ pub struct HybridHit {
 }
 
 impl HybridHit {
+    /// A hit with a document and a score and no signal: a request listed by its time alone.
+    pub fn bare(doc: usize, score: f32) -> HybridHit {
+        HybridHit {
+            doc,
+            score,
+            matched: Vec::new(),
+            lexical: 0.0,
+            semantic: 0.0,
+            semantic_match: false,
+        }
+    }
+
     /// Which signals found this document: `"lexical"` when a query word occurs in it,
     /// `"context"` when query words occur only around it (its [`super::Document::context`]: for
     /// a request, the requests next to it), `"semantic"` when its meaning is close to the

@@ -104,15 +104,10 @@ pub(crate) fn apply(
 mod tests {
     use super::*;
 
+    use crate::search::HybridHit;
+
     fn hit(doc: usize, score: f32) -> HybridHit {
-        HybridHit {
-            doc,
-            score,
-            matched: Vec::new(),
-            lexical: 0.0,
-            semantic: 0.0,
-            semantic_match: false,
-        }
+        HybridHit::bare(doc, score)
     }
 
     #[test]
