@@ -335,7 +335,7 @@ fn supported(
     want: usize,
     search: impl FnOnce(usize) -> Vec<HybridHit>,
 ) -> Vec<HybridHit> {
-    if want == 0 || !neighbours::about_someone(query) {
+    if want == 0 || !neighbours::third_person_question(query) {
         return search(want);
     }
     let support = NeighbourSupport::REQUESTS;

@@ -188,7 +188,9 @@ fn neighbour_support_finds_the_answer_beside_the_question_words() {
         let texts: Vec<&str> = turns.iter().map(String::as_str).collect();
         push_dialog_documents(&texts, &mut docs);
     }
-    assert!(questions.iter().all(|q| neighbours::about_someone(&q.text)));
+    assert!(questions
+        .iter()
+        .all(|q| neighbours::third_person_question(&q.text)));
     let now = turn_hit_at_5(&docs, request_options(true), &turns, &questions);
     let without = turn_hit_at_5(
         &docs,

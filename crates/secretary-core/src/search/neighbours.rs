@@ -8,8 +8,9 @@
 //! [`NeighbourSupport::weight`] times the best score among the results one or two turns away
 //! from it in the same dialog (scores brought to 1 for the best), and they are reordered.
 //!
-//! Only a question about someone else is supported ([`about_someone`]): a question (a
-//! wh-word first, or a question mark) with no word of the first or second person. Keywords
+//! Only a question in the third person is supported ([`third_person_question`]): a question (a
+//! wh-word first, or a question mark) with no word of the first or second person, which asks
+//! about someone or something rather than for one of the asker's own requests. Keywords
 //! ("docker compose networking") and questions about the asker's own requests ("what did I ask
 //! about kafka") look for one request with those words, and there support lifts the wrong
 //! dialogs that say them in several neighbouring requests: on one person's requests to an
@@ -47,10 +48,11 @@ const QUESTION_WORDS: &[&str] = &[
     "how", "what", "when", "where", "which", "who", "whom", "whose", "why",
 ];
 
-/// Whether `query` is a question about someone else: it opens with a question word or ends
+/// Whether `query` is a question in the third person: it opens with a question word or ends
 /// with a question mark, and has no word of the first or second person ("I", "you", "the
-/// user").
-pub fn about_someone(query: &str) -> bool {
+/// user"). Such a question asks what a conversation said about someone or something ("Where
+/// did Sam ride?", "How was the login bug fixed?"), not for one of the asker's own requests.
+pub fn third_person_question(query: &str) -> bool {
     let query = query.trim();
     let first = query
         .split(|c: char| !c.is_alphanumeric())
@@ -72,7 +74,7 @@ pub(crate) fn apply(
     hits: &mut [HybridHit],
 ) {
     let n = hits.len().min(settings.depth);
-    if n < 2 || !about_someone(query) {
+    if n < 2 || !third_person_question(query) {
         return;
     }
     let best = hits[0].score;
@@ -111,16 +113,22 @@ mod tests {
     }
 
     #[test]
-    fn which_queries_are_about_someone() {
-        assert!(about_someone("Where did Sam do his first long ride?"));
-        assert!(about_someone("when did Jonah get his greyhound"));
-        assert!(about_someone("Sam's finishing time at Hagg Lake?"));
+    fn which_queries_are_questions_in_the_third_person() {
+        assert!(third_person_question(
+            "Where did Sam do his first long ride?"
+        ));
+        assert!(third_person_question("when did Jonah get his greyhound"));
+        assert!(third_person_question("Sam's finishing time at Hagg Lake?"));
         // Keywords, and questions about the asker's own requests.
-        assert!(!about_someone("docker compose networking"));
-        assert!(!about_someone("What did I ask about kafka?"));
-        assert!(!about_someone("when did the user mention the migration"));
-        assert!(!about_someone("what did you suggest for the cache?"));
-        assert!(!about_someone(""));
+        assert!(!third_person_question("docker compose networking"));
+        assert!(!third_person_question("What did I ask about kafka?"));
+        assert!(!third_person_question(
+            "when did the user mention the migration"
+        ));
+        assert!(!third_person_question(
+            "what did you suggest for the cache?"
+        ));
+        assert!(!third_person_question(""));
     }
 
     /// Dialog 0 is documents 0 to 3, dialog 1 documents 4 to 6. Document 5 (second) has a
