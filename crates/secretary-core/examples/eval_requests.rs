@@ -170,8 +170,9 @@ fn ranked(index: &HybridIndex, turns: Option<Turns>, question: &str) -> Vec<Hybr
     }
 }
 
-/// Each question ranked as `search_requests` ranks it: with `dates`, a time named in the
-/// question counts ([`rank_with_dates`]); without, the question is searched as plain words.
+/// Each question ranked as `search_requests` ranks it: with `turns`, a time named in the
+/// question counts and a question in the third person gets neighbour support when `turns` holds
+/// the dialogs ([`rank_with_dates`]); without, the question is searched as plain words.
 fn evaluate(
     index: &HybridIndex,
     refs: &[(usize, usize)],
@@ -390,6 +391,7 @@ fn run() -> Result<(), String> {
     });
     // (name, options, context, dates, neighbour support); dates and support are
     // `rank_with_dates`, the search of `search_requests`, without them `HybridIndex::search`.
+    // Every row with dates but "no neighbour support" has support, as the tool does.
     let mut rankers: Vec<(&str, HybridOptions, bool, bool, bool)> = vec![
         (
             "BM25 (k1 1.2, b 0.75), request text",
@@ -422,7 +424,7 @@ fn run() -> Result<(), String> {
             false,
         ),
         (
-            "no neighbour support, dates",
+            "no neighbour support, context, dates",
             now.clone(),
             true,
             true,

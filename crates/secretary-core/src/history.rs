@@ -259,8 +259,34 @@ impl RequestIndex {
     /// The best `want` requests for `query`, best first, each with whether it falls in the
     /// time the query names (see [`rank_with_dates`]).
     pub fn search(&self, query: &str, want: usize) -> Vec<(HybridHit, bool)> {
-        rank_with_dates(&self.index, &self.times, &self.dialogs, query, want)
+        self.search_among(query, want, &|_| true)
     }
+
+    /// Like [`RequestIndex::search`], among the requests `keep` accepts (by document: an index
+    /// into `refs`) alone: neighbour support is then given within them, whatever ranks above
+    /// them elsewhere.
+    pub fn search_among(
+        &self,
+        query: &str,
+        want: usize,
+        keep: &dyn Fn(usize) -> bool,
+    ) -> Vec<(HybridHit, bool)> {
+        let turns = Turns {
+            times: &self.times,
+            dialogs: &self.dialogs,
+            keep,
+        };
+        rank_requests(&self.index, &turns, query, want)
+    }
+}
+
+/// Where each indexed request sits, parallel to the index's documents: its time, its dialog
+/// (a dialog's requests are consecutive documents, in order), and whether the search may
+/// return it.
+pub struct Turns<'a> {
+    pub times: &'a [Option<i64>],
+    pub dialogs: &'a [u32],
+    pub keep: &'a dyn Fn(usize) -> bool,
 }
 
 /// Ranks requests for a query that may name a time ("docker last week", "in May"): the time
@@ -268,19 +294,19 @@ impl RequestIndex {
 /// core having no clock); the requests of that time that match the rest come first (every one
 /// of them scored, [`HybridIndex::search_within`]), then the other matches. A query that is
 /// only a time ("what did I ask yesterday") lists that time's requests, newest first. The flag
-/// says whether a hit falls in the time named. `times` and `dialogs` are parallel to the
-/// index's documents, a dialog's requests in order; for a question about someone, each list is
-/// reordered by [`neighbours`] support before it is cut to `want`.
-pub fn rank_with_dates(
+/// says whether a hit falls in the time named. Only documents `turns.keep` accepts are
+/// returned; for a question in the third person, each list of them is reordered by
+/// [`neighbours`] support before it is cut to `want`.
+pub fn rank_requests(
     index: &HybridIndex,
-    times: &[Option<i64>],
-    dialogs: &[u32],
+    turns: &Turns,
     query: &str,
     want: usize,
 ) -> Vec<(HybridHit, bool)> {
+    let times = turns.times;
     let anchor = times.iter().flatten().copied().max();
     let Some(dated) = anchor.and_then(|anchor| when::parse(query, anchor)) else {
-        return supported(dialogs, query, want, |n| index.search(query, n))
+        return supported(turns, query, want, |n| index.search(query, n))
             .into_iter()
             .map(|hit| (hit, false))
             .collect();
@@ -297,6 +323,7 @@ pub fn rank_with_dates(
         let mut inside: Vec<(i64, usize)> = times
             .iter()
             .enumerate()
+            .filter(|&(d, _)| (turns.keep)(d))
             .filter_map(|(d, t)| t.filter(|&t| dated.span.contains(t)).map(|t| (t, d)))
             .collect();
         inside.sort_unstable_by(|a, b| b.cmp(a));
@@ -306,15 +333,16 @@ pub fn rank_with_dates(
             .map(|(_, doc)| (HybridHit::bare(doc, 0.0), true))
             .collect();
     }
-    // The question about someone is the whole query; the index searches what is left of it.
-    let mut out: Vec<(HybridHit, bool)> = supported(dialogs, query, want, |n| {
+    // The gate of neighbour support reads the whole query (its time words too); the index
+    // searches what is left of it once the time is taken out.
+    let mut out: Vec<(HybridHit, bool)> = supported(turns, query, want, |n| {
         index.search_within(&dated.rest, n, in_span)
     })
     .into_iter()
     .map(|hit| (hit, true))
     .collect();
     if out.len() < want {
-        let more = supported(dialogs, query, want + out.len(), |n| {
+        let more = supported(turns, query, want + out.len(), |n| {
             index.search(&dated.rest, n)
         });
         out.extend(
@@ -327,20 +355,42 @@ pub fn rank_with_dates(
     out
 }
 
-/// The first `want` of `search`'s results, reordered by [`neighbours`] support when `query` is
-/// a question about someone (then `search` is asked for enough results to support).
-fn supported(
+/// [`rank_requests`] over every request.
+pub fn rank_with_dates(
+    index: &HybridIndex,
+    times: &[Option<i64>],
     dialogs: &[u32],
+    query: &str,
+    want: usize,
+) -> Vec<(HybridHit, bool)> {
+    let turns = Turns {
+        times,
+        dialogs,
+        keep: &|_| true,
+    };
+    rank_requests(index, &turns, query, want)
+}
+
+/// The first `want` of `search`'s results that `turns.keep` accepts, reordered by
+/// [`neighbours`] support when `query` is a question in the third person (then `search` is
+/// asked for enough results to support).
+fn supported(
+    turns: &Turns,
     query: &str,
     want: usize,
     search: impl FnOnce(usize) -> Vec<HybridHit>,
 ) -> Vec<HybridHit> {
-    if want == 0 || !neighbours::third_person_question(query) {
-        return search(want);
-    }
     let support = NeighbourSupport::REQUESTS;
-    let mut hits = search(want.max(support.depth));
-    neighbours::apply(&support, dialogs, query, &mut hits);
+    let third_person = want > 0 && neighbours::third_person_question(query);
+    let mut hits = search(if third_person {
+        want.max(support.depth)
+    } else {
+        want
+    });
+    hits.retain(|hit| (turns.keep)(hit.doc));
+    if third_person {
+        neighbours::apply(&support, turns.dialogs, query, &mut hits);
+    }
     hits.truncate(want);
     hits
 }
@@ -465,5 +515,46 @@ impl HistoryCache {
         ));
         *cached = Some(Rc::clone(&fresh));
         fresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 60 requests of dialog 0 rank above those of dialog 1 (documents 60 to 65). Searching
+    /// among dialog 1's alone (a session filter), support is given among them: document 62 sits
+    /// beside dialog 1's best (61) and passes 65, though all of them are past the first 50 of
+    /// all.
+    #[test]
+    fn support_is_given_among_the_requests_kept() {
+        let mut dialogs = vec![0u32; 60];
+        dialogs.extend([1; 6]);
+        let times = vec![None; dialogs.len()];
+        let in_dialog_1 = |doc: usize| doc >= 60;
+        let turns = Turns {
+            times: &times,
+            dialogs: &dialogs,
+            keep: &in_dialog_1,
+        };
+        let search = |n: usize| -> Vec<HybridHit> {
+            let mut hits: Vec<HybridHit> = (0..60)
+                .map(|d| HybridHit::bare(d, 10.0 - d as f32 * 0.01))
+                .collect();
+            hits.extend(
+                [(61, 2.0), (65, 1.9), (62, 1.8), (60, 0.2)].map(|(d, s)| HybridHit::bare(d, s)),
+            );
+            hits.truncate(n);
+            hits
+        };
+        let order = |query: &str| -> Vec<usize> {
+            supported(&turns, query, 66, search)
+                .iter()
+                .map(|h| h.doc)
+                .collect()
+        };
+        // Over dialog 1's best (2.0): 62 0.9 + 0.25 (61), 65 0.95 (no neighbour among them).
+        assert_eq!(order("sam bike ride"), [61, 65, 62, 60]);
+        assert_eq!(order("Where did Sam ride?"), [61, 62, 65, 60]);
     }
 }

@@ -46,7 +46,7 @@ fn moves_up_the_dated_turn(with: &HybridIndex, without: &HybridIndex) {
 }
 
 #[test]
-fn a_when_question_third_person_question_moves_up_the_turn_that_says_the_time() {
+fn a_when_question_about_someone_moves_up_the_turn_that_says_the_time() {
     let docs = docs();
     let with = HybridIndex::with_options(&docs, request_options(true));
     let without = HybridIndex::with_options(&docs, without_kinds());

@@ -2,10 +2,13 @@
 //! (`scripts/bench-requests/conversations/conv1..4.json`, LoCoMo-shaped: two people, 15 sessions,
 //! every turn a request, questions that name the people; `make_conversations.py` says how they
 //! were written). Guards the fifth pass of issue 26: the default ranker (soft match, context by
-//! characters before a request) must find the evidence turn in the first five at least 8 points
+//! characters before a request) must find the evidence turn in the first five at least 10 points
 //! more often than the fourth pass's ranker (no soft match, one request on each side as
-//! context). Measured here: 0.667 against 0.561; with either change taken out of the default,
-//! 0.606, and the test fails.
+//! context), both without neighbour support (the twelfth pass, tested on its own below).
+//! Measured here: 0.689 against 0.578; with the soft match taken out of the default 0.667, with
+//! the context of the fourth pass 0.611: both fail. (Before the twelfth pass, which asks the
+//! index for 50 results for a question in the third person, the figures were 0.667 and 0.561
+//! and the margin 8 points.)
 
 use serde_json::Value;
 
@@ -22,6 +25,17 @@ struct Question {
 struct Turns {
     times: Vec<Option<i64>>,
     dialogs: Vec<u32>,
+}
+
+impl Turns {
+    /// The same times and no dialogs: no result has neighbours, so no support is given (what
+    /// the rankers before the twelfth pass did).
+    fn without_dialogs(&self) -> Turns {
+        Turns {
+            times: self.times.clone(),
+            dialogs: Vec::new(),
+        }
+    }
 }
 
 /// Sessions of conversations 1 to 4, each turn "Name: text" with its time and session, and
@@ -126,7 +140,13 @@ fn the_default_finds_conversation_turns_better_than_the_fourth_pass() {
         push_dialog_documents(&texts, &mut docs);
     }
     assert_eq!(docs.len(), turns.times.len());
-    let now = turn_hit_at_5(&docs, request_options(true), &turns, &questions);
+    // Both without neighbour support, which has its own test below.
+    let now = turn_hit_at_5(
+        &docs,
+        request_options(true),
+        &turns.without_dialogs(),
+        &questions,
+    );
     let before = turn_hit_at_5(
         &one_on_each_side(&sessions),
         HybridOptions {
@@ -134,19 +154,20 @@ fn the_default_finds_conversation_turns_better_than_the_fourth_pass() {
             answer_kinds: None,
             ..request_options(true)
         },
-        &turns,
+        &turns.without_dialogs(),
         &questions,
     );
     assert!(
-        now >= before + 0.08,
-        "turn hit@5 {now:.3}, the fourth pass's {before:.3}: expected 8 points more"
+        now >= before + 0.10,
+        "turn hit@5 {now:.3}, the fourth pass's {before:.3}: expected 10 points more"
     );
 }
 
 /// Issue 26, sixth pass: of the development questions that ask when something happened to
 /// someone or how many / how long, the answer kinds ([`answer_kind`]) find the turn that says it
-/// in the first five more often than the same ranker without them. Measured here: 0.824 against
-/// 0.765 (51 questions); the other questions do not move.
+/// in the first five more often than the same ranker without them. Measured here: 0.827 against
+/// 0.750 (51 questions; 0.824 against 0.765 before neighbour support); the other questions do
+/// not move.
 #[test]
 fn questions_asking_when_or_how_many_find_the_turn_that_says_it() {
     let (sessions, turns, questions) = dev_conversations();
@@ -177,9 +198,10 @@ fn questions_asking_when_or_how_many_find_the_turn_that_says_it() {
 }
 
 /// Issue 26, twelfth pass: neighbour support ([`neighbours`]) finds the answer beside the
-/// turns that hold a question's words. Measured here: 0.761 against 0.717 without it (no
-/// dialogs given, so no result has neighbours); with support for every query instead of
-/// questions about someone, the ShareGPT sets lose 2 to 3 points (`docs/benchmarks.md`).
+/// turns that hold a question's words. Measured here: 0.744 against 0.689 without it (no
+/// dialogs given, so no result has neighbours). Given to every query instead of questions in
+/// the third person, it cost the ShareGPT words set up to 3.4 points of dialog hit@1
+/// (`docs/benchmarks.md`).
 #[test]
 fn neighbour_support_finds_the_answer_beside_the_question_words() {
     let (sessions, turns, questions) = dev_conversations();
@@ -195,10 +217,7 @@ fn neighbour_support_finds_the_answer_beside_the_question_words() {
     let without = turn_hit_at_5(
         &docs,
         request_options(true),
-        &Turns {
-            times: turns.times.clone(),
-            dialogs: Vec::new(),
-        },
+        &turns.without_dialogs(),
         &questions,
     );
     assert!(

@@ -15,8 +15,8 @@
 //!
 //! Past-request search reorders its first results by a token-level soft match ([`soft_match`]),
 //! which long requests need, then moves up those that say what a question about someone asks
-//! for, a time or a number ([`answer_kind`]); for a question about someone, results beside a
-//! high one in their dialog move up too ([`neighbours`]).
+//! for, a time or a number ([`answer_kind`]); for a question in the third person, results beside
+//! a high one in their dialog move up too ([`neighbours`]).
 //!
 //! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 

@@ -1,11 +1,11 @@
-//! Neighbour support: in a conversation, the turn that answers a question about someone sits
-//! beside the turns that hold the question's words.
+//! Neighbour support: in a conversation, the request that answers a question in the third person
+//! sits beside the requests that hold the question's words.
 //!
 //! Two people chatting say a thing over several short turns: "How's the new bike?" / "I took it
 //! out on Sauvie Island on Sunday and did 50 km." A question about it ("Where did Sam do his
 //! first long ride on the new bike?") matches the first turn, and the second, which holds the
 //! answer, ranks far below. Each of the first [`NeighbourSupport::depth`] results therefore gets
-//! [`NeighbourSupport::weight`] times the best score among the results one or two turns away
+//! [`NeighbourSupport::weight`] times the best score among the results one or two requests away
 //! from it in the same dialog (scores brought to 1 for the best), and they are reordered.
 //!
 //! Only a question in the third person is supported ([`third_person_question`]): a question (a
@@ -14,7 +14,7 @@
 //! ("docker compose networking") and questions about the asker's own requests ("what did I ask
 //! about kafka") look for one request with those words, and there support lifts the wrong
 //! dialogs that say them in several neighbouring requests: on one person's requests to an
-//! assistant it cost 2 to 3 points of dialog hit@1 when given to every query. Measured on the
+//! assistant it cost up to 3.4 points of dialog hit@1 when given to every query. Measured on the
 //! chats of `scripts/bench-requests/conversations/` and the ShareGPT sets (`docs/benchmarks.md`,
 //! issue 26, eighth and twelfth passes).
 
@@ -27,7 +27,7 @@ use super::HybridHit;
 pub struct NeighbourSupport {
     /// Share of the best neighbour's score (brought to 1 for the best result) added to a result.
     pub weight: f32,
-    /// How many turns away, before or after, a neighbour may be.
+    /// How many requests away, before or after, a neighbour may be.
     pub window: usize,
     /// How many of the first results give and get support.
     pub depth: usize,
@@ -35,7 +35,7 @@ pub struct NeighbourSupport {
 
 impl NeighbourSupport {
     /// The setting of past-request search, chosen on the `tune` chats (conversations 1 to 4):
-    /// weight 0.25 over one or two turns each way among the first 50 (issue 26, eighth pass).
+    /// weight 0.25 over one or two requests each way among the first 50 (issue 26, eighth pass).
     pub const REQUESTS: NeighbourSupport = NeighbourSupport {
         weight: 0.25,
         window: 2,
@@ -64,9 +64,10 @@ pub fn third_person_question(query: &str) -> bool {
 }
 
 /// Adds support to the first [`NeighbourSupport::depth`] of `hits` and reorders them (the rest
-/// stay below, in order) when `query` is about someone else. `dialogs` holds each document's
-/// dialog, the documents of a dialog being its turns in order: document `d + 1` is the turn
-/// after `d` when both are of the same dialog.
+/// stay below, in order) when `query` is a question in the third person. `dialogs` holds each
+/// document's dialog, the documents of a dialog being its requests in order: document `d + 1`
+/// is the request after `d` when both are of the same dialog (a document past `dialogs` is in
+/// none).
 pub(crate) fn apply(
     settings: &NeighbourSupport,
     dialogs: &[u32],
@@ -131,9 +132,8 @@ mod tests {
         assert!(!third_person_question(""));
     }
 
-    /// Dialog 0 is documents 0 to 3, dialog 1 documents 4 to 6. Document 5 (second) has a
-    /// neighbour ranked first in its own dialog; document 2 (third) is beside nothing that
-    /// ranks, document 3's neighbour 4 is in another dialog.
+    /// Dialog 0 is documents 0 to 3, dialog 1 documents 4 to 6; the depth is 4, so document 0
+    /// (fifth) neither gives nor gets support.
     fn ranked(query: &str) -> Vec<HybridHit> {
         let dialogs = [0, 0, 0, 0, 1, 1, 1];
         let mut hits = vec![
@@ -155,12 +155,17 @@ mod tests {
     #[test]
     fn results_beside_a_high_one_in_their_dialog_move_up() {
         let hits = ranked("What did Sam say?");
-        let order: Vec<usize> = hits.iter().map(|h| h.doc).collect();
-        // 5: 0.9 + 0.25 * 1.0 (document 6); 4: 0.85 + 0.25 * 1.0 (6, two turns on);
-        // 6: 1.0 + 0.25 * 0.9 (5); 2: 0.95 + 0 (0 is below the depth, 4 in another dialog).
-        assert_eq!(order, [6, 5, 4, 2, 0]);
-        assert!((hits[1].score - 1.15).abs() < 1e-6);
-        assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+        let got: Vec<(usize, f32)> = hits.iter().map(|h| (h.doc, h.score)).collect();
+        // Over the best (2.0): 6 is 1.0 + 0.25 * 0.9 (5, one before); 5 is 0.9 + 0.25 * 1.0
+        // (6); 4 is 0.85 + 0.25 * 1.0 (6, two on: the window reaches it); 2 is 0.95 with
+        // nothing (0 is below the depth, 4 in another dialog); 0 falls below them.
+        let want = [(6, 1.225), (5, 1.15), (4, 1.1), (2, 0.95)];
+        for ((doc, score), (want_doc, want_score)) in got.iter().zip(want) {
+            assert_eq!(*doc, want_doc, "{got:?}");
+            assert!((score - want_score).abs() < 1e-6, "{got:?}");
+        }
+        assert_eq!(got[4].0, 0);
+        assert!(got[4].1 < 0.95, "{got:?}");
     }
 
     #[test]
@@ -173,10 +178,16 @@ mod tests {
 
     #[test]
     fn documents_without_a_dialog_get_no_support() {
-        let mut hits = vec![hit(0, 2.0), hit(9, 1.9), hit(1, 1.8)];
+        // Document 2 is past the list of dialogs: it is in none, so 1 beside it and 0 two
+        // before it neither give it support nor take any from it.
+        let mut hits = vec![hit(0, 2.0), hit(2, 1.9), hit(1, 1.0)];
         apply(&NeighbourSupport::REQUESTS, &[0, 0], "Who?", &mut hits);
-        let order: Vec<usize> = hits.iter().map(|h| h.doc).collect();
-        // 1 gains from 0 and passes 9, which is past the list of dialogs.
-        assert_eq!(order, [0, 1, 9]);
+        let got: Vec<(usize, f32)> = hits.iter().map(|h| (h.doc, h.score)).collect();
+        // 0: 1.0 + 0.25 * 0.5 (1); 2: 0.95; 1: 0.5 + 0.25 * 1.0 (0).
+        let want = [(0, 1.125), (2, 0.95), (1, 0.75)];
+        for ((doc, score), (want_doc, want_score)) in got.iter().zip(want) {
+            assert_eq!(*doc, want_doc, "{got:?}");
+            assert!((score - want_score).abs() < 1e-6, "{got:?}");
+        }
     }
 }

@@ -179,10 +179,17 @@ mod tests {
         let mut v = [2.0, 4.0, 6.0];
         p.decoded(3).apply(&mut v);
         assert_eq!(v, [2.0, 4.0, 6.0]);
-        // Decoded for one width, a vector of another is left alone too.
+        // Decoded for one width (two rows of three), a vector of another is left alone too.
+        let fits = QueryProjection {
+            alpha: 1.0,
+            rows: bytes(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]),
+        };
         let mut w = [2.0, 4.0];
-        p.decoded(3).apply(&mut w);
+        fits.decoded(3).apply(&mut w);
         assert_eq!(w, [2.0, 4.0]);
+        let mut x = [2.0, 4.0, 6.0];
+        fits.decoded(3).apply(&mut x);
+        assert_eq!(x, [0.0, 0.0, 6.0]);
     }
 
     #[test]

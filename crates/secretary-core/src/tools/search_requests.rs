@@ -135,19 +135,25 @@ fn ranked<'a>(
     session: Option<&str>,
     limit: usize,
 ) -> Vec<(crate::search::HybridHit, bool, &'a crate::history::RequestRef)> {
-    // With a session filter, ask for every hit and keep that dialog's.
+    // With a session filter, ask for every hit of that dialog (neighbour support is then given
+    // among them, not among the first results of all dialogs).
+    let in_session = |doc: usize| {
+        index
+            .refs
+            .get(doc)
+            .is_some_and(|r| session.is_none() || session == Some(r.session_id.as_str()))
+    };
     let want = if session.is_some() {
         index.refs.len()
     } else {
         limit
     };
     index
-        .search(query, want)
+        .search_among(query, want, &in_session)
         .into_iter()
         .filter_map(|(hit, in_time)| {
             let reference = index.refs.get(hit.doc)?;
-            (session.is_none() || session == Some(reference.session_id.as_str()))
-                .then_some((hit, in_time, reference))
+            Some((hit, in_time, reference))
         })
         .take(limit)
         .collect()
