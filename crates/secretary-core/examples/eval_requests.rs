@@ -156,12 +156,12 @@ impl Scores {
 }
 
 /// Each request's time, and its dialog for neighbour support (empty: none).
-type Turns<'a> = (&'a [Option<i64>], &'a [u32]);
+type Layout<'a> = (&'a [Option<i64>], &'a [u32]);
 
-/// The first ten results for `question` as `search_requests` ranks them: with `turns`, a time
+/// The first ten results for `question` as `search_requests` ranks them: with `layout`, a time
 /// named in the question counts and neighbours support ([`rank_with_dates`]).
-fn ranked(index: &HybridIndex, turns: Option<Turns>, question: &str) -> Vec<HybridHit> {
-    match turns {
+fn ranked(index: &HybridIndex, layout: Option<Layout>, question: &str) -> Vec<HybridHit> {
+    match layout {
         Some((times, dialogs)) => rank_with_dates(index, times, dialogs, question, 10)
             .into_iter()
             .map(|(hit, _)| hit)
@@ -170,18 +170,18 @@ fn ranked(index: &HybridIndex, turns: Option<Turns>, question: &str) -> Vec<Hybr
     }
 }
 
-/// Each question ranked as `search_requests` ranks it: with `turns`, a time named in the
-/// question counts and a question in the third person gets neighbour support when `turns` holds
+/// Each question ranked as `search_requests` ranks it: with `layout`, a time named in the
+/// question counts and a question in the third person gets neighbour support when `layout` holds
 /// the dialogs ([`rank_with_dates`]); without, the question is searched as plain words.
 fn evaluate(
     index: &HybridIndex,
     refs: &[(usize, usize)],
-    turns: Option<Turns>,
+    layout: Option<Layout>,
     questions: &[&Question],
 ) -> Scores {
     let mut s = Scores::default();
     for q in questions {
-        let hits = ranked(index, turns, &q.text);
+        let hits = ranked(index, layout, &q.text);
         s.n += 1;
         if hits.first().map(|h| refs[h.doc].0) == Some(q.dialog) {
             s.dialog_at_1 += 1;
@@ -200,8 +200,8 @@ fn evaluate(
 }
 
 /// p50 and p99 of one query over the whole collection, in milliseconds (after 100 warm-ups).
-fn timing(index: &HybridIndex, turns: Option<Turns>, questions: &[&Question]) -> (f64, f64) {
-    let search = |q: &str| match turns {
+fn timing(index: &HybridIndex, layout: Option<Layout>, questions: &[&Question]) -> (f64, f64) {
+    let search = |q: &str| match layout {
         Some((times, dialogs)) => {
             std::hint::black_box(rank_with_dates(index, times, dialogs, q, 10));
         }
@@ -455,15 +455,15 @@ fn run() -> Result<(), String> {
         } else {
             Vec::new()
         };
-        let turns = dates.then_some((all_times.as_slice(), dialogs.as_slice()));
+        let layout = dates.then_some((all_times.as_slice(), dialogs.as_slice()));
         let start = Instant::now();
         let index = HybridIndex::with_table(&docs, options, table);
         let build = start.elapsed().as_secs_f64() * 1e3;
-        let s = evaluate(&index, &refs, turns, &questions);
+        let s = evaluate(&index, &refs, layout, &questions);
         if misses && name.ends_with("(default)") {
-            print_misses(&bench, &index, &refs, turns, &questions);
+            print_misses(&bench, &index, &refs, layout, &questions);
         }
-        let (p50, p99) = timing(&index, turns, &questions);
+        let (p50, p99) = timing(&index, layout, &questions);
         println!("{name:40} {s}  build {build:.1} ms  query p50 {p50:.3} ms p99 {p99:.3} ms");
     }
     incremental(&bench);
@@ -476,7 +476,7 @@ fn print_misses(
     bench: &Bench,
     index: &HybridIndex,
     refs: &[(usize, usize)],
-    turns: Option<Turns>,
+    layout: Option<Layout>,
     questions: &[&Question],
 ) {
     let line = |(d, r): (usize, usize)| -> String {
@@ -484,7 +484,7 @@ fn print_misses(
         format!("[{d}:{r}] {}", text.replace('\n', " "))
     };
     for q in questions {
-        let hits: Vec<usize> = ranked(index, turns, &q.text)
+        let hits: Vec<usize> = ranked(index, layout, &q.text)
             .iter()
             .map(|h| h.doc)
             .collect();

@@ -271,19 +271,19 @@ impl RequestIndex {
         want: usize,
         keep: &dyn Fn(usize) -> bool,
     ) -> Vec<(HybridHit, bool)> {
-        let turns = Turns {
+        let layout = Layout {
             times: &self.times,
             dialogs: &self.dialogs,
             keep,
         };
-        rank_requests(&self.index, &turns, query, want)
+        rank_requests(&self.index, &layout, query, want)
     }
 }
 
 /// Where each indexed request sits, parallel to the index's documents: its time, its dialog
 /// (a dialog's requests are consecutive documents, in order), and whether the search may
 /// return it.
-pub struct Turns<'a> {
+pub struct Layout<'a> {
     pub times: &'a [Option<i64>],
     pub dialogs: &'a [u32],
     pub keep: &'a dyn Fn(usize) -> bool,
@@ -294,19 +294,19 @@ pub struct Turns<'a> {
 /// core having no clock); the requests of that time that match the rest come first (every one
 /// of them scored, [`HybridIndex::search_within`]), then the other matches. A query that is
 /// only a time ("what did I ask yesterday") lists that time's requests, newest first. The flag
-/// says whether a hit falls in the time named. Only documents `turns.keep` accepts are
+/// says whether a hit falls in the time named. Only documents `layout.keep` accepts are
 /// returned; for a question in the third person, each list of them is reordered by
 /// [`neighbours`] support before it is cut to `want`.
 pub fn rank_requests(
     index: &HybridIndex,
-    turns: &Turns,
+    layout: &Layout,
     query: &str,
     want: usize,
 ) -> Vec<(HybridHit, bool)> {
-    let times = turns.times;
+    let times = layout.times;
     let anchor = times.iter().flatten().copied().max();
     let Some(dated) = anchor.and_then(|anchor| when::parse(query, anchor)) else {
-        return supported(turns, query, want, |n| index.search(query, n))
+        return supported(layout, query, want, |n| index.search(query, n))
             .into_iter()
             .map(|hit| (hit, false))
             .collect();
@@ -323,7 +323,7 @@ pub fn rank_requests(
         let mut inside: Vec<(i64, usize)> = times
             .iter()
             .enumerate()
-            .filter(|&(d, _)| (turns.keep)(d))
+            .filter(|&(d, _)| (layout.keep)(d))
             .filter_map(|(d, t)| t.filter(|&t| dated.span.contains(t)).map(|t| (t, d)))
             .collect();
         inside.sort_unstable_by(|a, b| b.cmp(a));
@@ -335,14 +335,14 @@ pub fn rank_requests(
     }
     // The gate of neighbour support reads the whole query (its time words too); the index
     // searches what is left of it once the time is taken out.
-    let mut out: Vec<(HybridHit, bool)> = supported(turns, query, want, |n| {
+    let mut out: Vec<(HybridHit, bool)> = supported(layout, query, want, |n| {
         index.search_within(&dated.rest, n, in_span)
     })
     .into_iter()
     .map(|hit| (hit, true))
     .collect();
     if out.len() < want {
-        let more = supported(turns, query, want + out.len(), |n| {
+        let more = supported(layout, query, want + out.len(), |n| {
             index.search(&dated.rest, n)
         });
         out.extend(
@@ -363,19 +363,19 @@ pub fn rank_with_dates(
     query: &str,
     want: usize,
 ) -> Vec<(HybridHit, bool)> {
-    let turns = Turns {
+    let layout = Layout {
         times,
         dialogs,
         keep: &|_| true,
     };
-    rank_requests(index, &turns, query, want)
+    rank_requests(index, &layout, query, want)
 }
 
-/// The first `want` of `search`'s results that `turns.keep` accepts, reordered by
+/// The first `want` of `search`'s results that `layout.keep` accepts, reordered by
 /// [`neighbours`] support when `query` is a question in the third person (then `search` is
 /// asked for enough results to support).
 fn supported(
-    turns: &Turns,
+    layout: &Layout,
     query: &str,
     want: usize,
     search: impl FnOnce(usize) -> Vec<HybridHit>,
@@ -387,9 +387,9 @@ fn supported(
     } else {
         want
     });
-    hits.retain(|hit| (turns.keep)(hit.doc));
+    hits.retain(|hit| (layout.keep)(hit.doc));
     if third_person {
-        neighbours::apply(&support, turns.dialogs, query, &mut hits);
+        neighbours::apply(&support, layout.dialogs, query, &mut hits);
     }
     hits.truncate(want);
     hits
@@ -532,7 +532,7 @@ mod tests {
         dialogs.extend([1; 6]);
         let times = vec![None; dialogs.len()];
         let in_dialog_1 = |doc: usize| doc >= 60;
-        let turns = Turns {
+        let layout = Layout {
             times: &times,
             dialogs: &dialogs,
             keep: &in_dialog_1,
@@ -548,7 +548,7 @@ mod tests {
             hits
         };
         let order = |query: &str| -> Vec<usize> {
-            supported(&turns, query, 66, search)
+            supported(&layout, query, 66, search)
                 .iter()
                 .map(|h| h.doc)
                 .collect()

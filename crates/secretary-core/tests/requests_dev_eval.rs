@@ -22,16 +22,16 @@ struct Question {
 }
 
 /// Each document's time and dialog (session), in the order `rank_with_dates` takes them.
-struct Turns {
+struct Layout {
     times: Vec<Option<i64>>,
     dialogs: Vec<u32>,
 }
 
-impl Turns {
+impl Layout {
     /// The same times and no dialogs: no result has neighbours, so no support is given (what
     /// the rankers before the twelfth pass did).
-    fn without_dialogs(&self) -> Turns {
-        Turns {
+    fn without_dialogs(&self) -> Layout {
+        Layout {
             times: self.times.clone(),
             dialogs: Vec::new(),
         }
@@ -40,7 +40,7 @@ impl Turns {
 
 /// Sessions of conversations 1 to 4, each turn "Name: text" with its time and session, and
 /// their questions.
-fn dev_conversations() -> (Vec<Vec<String>>, Turns, Vec<Question>) {
+fn dev_conversations() -> (Vec<Vec<String>>, Layout, Vec<Question>) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../scripts/bench-requests/conversations");
     let (mut sessions, mut times, mut questions) = (Vec::new(), Vec::new(), Vec::new());
@@ -86,7 +86,7 @@ fn dev_conversations() -> (Vec<Vec<String>>, Turns, Vec<Question>) {
             });
         }
     }
-    (sessions, Turns { times, dialogs }, questions)
+    (sessions, Layout { times, dialogs }, questions)
 }
 
 /// The fourth pass's documents: each request with the one before and the one after it (600
@@ -115,14 +115,14 @@ fn one_on_each_side(sessions: &[Vec<String>]) -> Vec<Document> {
 fn turn_hit_at_5(
     docs: &[Document],
     options: HybridOptions,
-    turns: &Turns,
+    layout: &Layout,
     questions: &[Question],
 ) -> f64 {
     let index = HybridIndex::with_options(docs, options);
     let hits = questions
         .iter()
         .filter(|q| {
-            rank_with_dates(&index, &turns.times, &turns.dialogs, &q.text, 5)
+            rank_with_dates(&index, &layout.times, &layout.dialogs, &q.text, 5)
                 .iter()
                 .any(|(hit, _)| hit.doc == q.evidence)
         })
@@ -132,19 +132,19 @@ fn turn_hit_at_5(
 
 #[test]
 fn the_default_finds_conversation_turns_better_than_the_fourth_pass() {
-    let (sessions, turns, questions) = dev_conversations();
+    let (sessions, layout, questions) = dev_conversations();
     assert_eq!(questions.len(), 180);
     let mut docs = Vec::new();
     for turns in &sessions {
         let texts: Vec<&str> = turns.iter().map(String::as_str).collect();
         push_dialog_documents(&texts, &mut docs);
     }
-    assert_eq!(docs.len(), turns.times.len());
+    assert_eq!(docs.len(), layout.times.len());
     // Both without neighbour support, which has its own test below.
     let now = turn_hit_at_5(
         &docs,
         request_options(true),
-        &turns.without_dialogs(),
+        &layout.without_dialogs(),
         &questions,
     );
     let before = turn_hit_at_5(
@@ -154,7 +154,7 @@ fn the_default_finds_conversation_turns_better_than_the_fourth_pass() {
             answer_kinds: None,
             ..request_options(true)
         },
-        &turns.without_dialogs(),
+        &layout.without_dialogs(),
         &questions,
     );
     assert!(
@@ -170,7 +170,7 @@ fn the_default_finds_conversation_turns_better_than_the_fourth_pass() {
 /// not move.
 #[test]
 fn questions_asking_when_or_how_many_find_the_turn_that_says_it() {
-    let (sessions, turns, questions) = dev_conversations();
+    let (sessions, layout, questions) = dev_conversations();
     let asking: Vec<Question> = questions
         .into_iter()
         .filter(|q| answer_kind::wanted(&q.text) != 0)
@@ -180,14 +180,14 @@ fn questions_asking_when_or_how_many_find_the_turn_that_says_it() {
         let texts: Vec<&str> = turns.iter().map(String::as_str).collect();
         push_dialog_documents(&texts, &mut docs);
     }
-    let now = turn_hit_at_5(&docs, request_options(true), &turns, &asking);
+    let now = turn_hit_at_5(&docs, request_options(true), &layout, &asking);
     let without = turn_hit_at_5(
         &docs,
         HybridOptions {
             answer_kinds: None,
             ..request_options(true)
         },
-        &turns,
+        &layout,
         &asking,
     );
     assert!(
@@ -204,7 +204,7 @@ fn questions_asking_when_or_how_many_find_the_turn_that_says_it() {
 /// (`docs/benchmarks.md`).
 #[test]
 fn neighbour_support_finds_the_answer_beside_the_question_words() {
-    let (sessions, turns, questions) = dev_conversations();
+    let (sessions, layout, questions) = dev_conversations();
     let mut docs = Vec::new();
     for turns in &sessions {
         let texts: Vec<&str> = turns.iter().map(String::as_str).collect();
@@ -213,11 +213,11 @@ fn neighbour_support_finds_the_answer_beside_the_question_words() {
     assert!(questions
         .iter()
         .all(|q| neighbours::third_person_question(&q.text)));
-    let now = turn_hit_at_5(&docs, request_options(true), &turns, &questions);
+    let now = turn_hit_at_5(&docs, request_options(true), &layout, &questions);
     let without = turn_hit_at_5(
         &docs,
         request_options(true),
-        &turns.without_dialogs(),
+        &layout.without_dialogs(),
         &questions,
     );
     assert!(
