@@ -45,8 +45,9 @@ pub static TOOL: ToolDef = ToolDef {
                 \"in May\" (any year's; \"May 2024\" for one), \"3 days ago\": requests of that time come first; a query that is only a time \
                 lists that time's requests, newest first). Results are ranked by BM25 relevance (words of the \
                 neighbouring requests count a little) fused with closeness in meaning, the first ones then by how \
-                well each of your words is matched in the request (unless the user turned semantic search off); \
-                `signals` says which found each request. Read a whole request with `get_request` using the returned `sessionId` and \
+                well each of your words is matched in the request (unless the user turned semantic search off); a \
+                question in the third person (\"Where did Sam ride the new bike?\") also lifts the requests \
+                beside other good matches, where a chat's answer usually is. `signals` says which found each request. Read a whole request with `get_request` using the returned `sessionId` and \
                 `index`.",
         returns: "`{\"success\": true, \"query\": \"dark mode\", \"results\": [{\"sessionId\", \"title\", \"index\", \
                   \"timestamp\", \"time\", \"score\", \"snippet\", \"matched\", \"signals\"}], \"total\": 3}`, best first \
