@@ -304,9 +304,11 @@ pub fn rank_requests(
     want: usize,
 ) -> Vec<(HybridHit, bool)> {
     let times = layout.times;
+    // Read once: the gate of neighbour support reads the whole query (its time words too).
+    let third_person = neighbours::third_person_question(query);
     let anchor = times.iter().flatten().copied().max();
     let Some(dated) = anchor.and_then(|anchor| when::parse(query, anchor)) else {
-        return supported(layout, query, want, |n| index.search(query, n))
+        return supported(layout, third_person, want, |n| index.search(query, n))
             .into_iter()
             .map(|hit| (hit, false))
             .collect();
@@ -333,16 +335,15 @@ pub fn rank_requests(
             .map(|(_, doc)| (HybridHit::bare(doc, 0.0), true))
             .collect();
     }
-    // The gate of neighbour support reads the whole query (its time words too); the index
-    // searches what is left of it once the time is taken out.
-    let mut out: Vec<(HybridHit, bool)> = supported(layout, query, want, |n| {
+    // The index searches what is left of the query once the time is taken out.
+    let mut out: Vec<(HybridHit, bool)> = supported(layout, third_person, want, |n| {
         index.search_within(&dated.rest, n, in_span)
     })
     .into_iter()
     .map(|hit| (hit, true))
     .collect();
     if out.len() < want {
-        let more = supported(layout, query, want + out.len(), |n| {
+        let more = supported(layout, third_person, want + out.len(), |n| {
             index.search(&dated.rest, n)
         });
         out.extend(
@@ -372,16 +373,16 @@ pub fn rank_with_dates(
 }
 
 /// The first `want` of `search`'s results that `layout.keep` accepts, reordered by
-/// [`neighbours`] support when `query` is a question in the third person (then `search` is
-/// asked for enough results to support).
+/// [`neighbours`] support for a question in the third person (then `search` is asked for
+/// enough results to support).
 fn supported(
     layout: &Layout,
-    query: &str,
+    third_person: bool,
     want: usize,
     search: impl FnOnce(usize) -> Vec<HybridHit>,
 ) -> Vec<HybridHit> {
     let support = NeighbourSupport::REQUESTS;
-    let third_person = want > 0 && neighbours::third_person_question(query);
+    let third_person = third_person && want > 0;
     let mut hits = search(if third_person {
         want.max(support.depth)
     } else {
@@ -389,7 +390,7 @@ fn supported(
     });
     hits.retain(|hit| (layout.keep)(hit.doc));
     if third_person {
-        neighbours::apply(&support, layout.dialogs, query, &mut hits);
+        neighbours::apply(&support, layout.dialogs, &mut hits);
     }
     hits.truncate(want);
     hits
@@ -548,13 +549,15 @@ mod tests {
             hits
         };
         let order = |query: &str| -> Vec<usize> {
-            supported(&layout, query, 66, search)
+            let third_person = neighbours::third_person_question(query);
+            supported(&layout, third_person, 66, search)
                 .iter()
                 .map(|h| h.doc)
                 .collect()
         };
         // Over dialog 1's best (2.0): 62 0.9 + 0.25 (61), 65 0.95 (no neighbour among them).
         assert_eq!(order("sam bike ride"), [61, 65, 62, 60]);
+        assert_eq!(order("What did I say?"), [61, 65, 62, 60]);
         assert_eq!(order("Where did Sam ride?"), [61, 62, 65, 60]);
     }
 }

@@ -64,7 +64,7 @@ const PERSONAL: &[&str] = &[
 ];
 
 /// The first 64 words of `query`.
-fn words(query: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn words(query: &str) -> impl Iterator<Item = &str> {
     query
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
