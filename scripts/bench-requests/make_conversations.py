@@ -17,7 +17,10 @@ Conversations 1 to 4 are for development (their questions are `tune`); 5 to 8 we
 after the choices of issue 26's fifth pass and are `report`; 9 to 16 were written the same way
 (by four helpers, one pair each, told the same rules and given the people) after the choices of
 the sixth pass, and are `fresh`: a second report set, twice as large, never looked at before its
-figures were taken. `--split all` in `eval_requests` takes every question. Each session is one dialog, each turn one
+figures were taken. Chats 17 to 24 (`conversations/train/`, written the same way by four
+helpers after the twelfth pass, each checked by `check_conversation.py`) are `train`: the request
+reranker is fitted on them and the `tune` chats, never on `report` or `fresh`; `--train` adds
+them after the sixteen. `--split all` in `eval_requests` takes every question. Each session is one dialog, each turn one
 request, dated at the session's time plus 30 s a turn. `--speaker` writes each turn as
 "Name: text" (as a transcript of such a chat reads), else the text alone.
 
@@ -40,15 +43,21 @@ def main():
     ap.add_argument("--dir", default=os.path.join(here, "conversations"))
     ap.add_argument("--conversations", type=int, default=0,
                     help="only the first N (8: the set of the fifth pass); default every one")
+    ap.add_argument("--train", action="store_true",
+                    help="also the training chats of train/ (split `train`), after the others")
     args = ap.parse_args()
     dialogs, questions = [], []
     count = len(glob.glob(os.path.join(args.dir, "conv*.json")))
     if args.conversations:
         count = min(count, args.conversations)
-    for n in range(1, count + 1):
-        path = os.path.join(args.dir, f"conv{n}.json")
+    paths = [(n, os.path.join(args.dir, f"conv{n}.json")) for n in range(1, count + 1)]
+    if args.train:
+        train = glob.glob(os.path.join(args.dir, "train", "conv*.json"))
+        numbers = sorted(int(os.path.basename(p)[4:-5]) for p in train)
+        paths += [(n, os.path.join(args.dir, "train", f"conv{n}.json")) for n in numbers]
+    for n, path in paths:
         conv = json.load(open(path, encoding="utf-8"))
-        split = "tune" if n <= 4 else "report" if n <= 8 else "fresh"
+        split = "tune" if n <= 4 else "report" if n <= 8 else "fresh" if n <= 16 else "train"
         base = len(dialogs)
         for s, session in enumerate(conv["sessions"]):
             start = datetime.datetime.fromisoformat(session["date"]).replace(tzinfo=datetime.timezone.utc)
