@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Fits the tool_find reranker (crates/secretary-core/src/search/rerank.rs) on half A only.
+"""Fits a reranker forest on half A only: tool_find's (crates/secretary-core/src/search/rerank.rs,
+from `eval_retrieval --dump-features`) or past-request search's (search/request_rerank.rs, from
+`eval_requests --dump-request-features`, its `--also` the same chats without speakers' names).
 
 Input: the CSV `eval_retrieval --dump-features PATH` writes (per query, the hybrid's first 20
 candidates: query number, half A/B, label 1 for the right tool, then the features). Model: a
@@ -30,6 +32,8 @@ import numpy as np
 FORMAT = "secretary-forest-2"
 # Above any feature (all lie in 0..=1 but the log of a length): a split that always goes left.
 ALWAYS_LEFT = 1e30
+# Added to the question numbers of the k-th `--also` dump, k times.
+ALSO = 1_000_000
 GRID = list(itertools.product([4, 5], [0.05, 0.1], [100, 200, 400]))
 
 
@@ -87,7 +91,10 @@ def train(queries, spans, y, x, config):
 
 def cross_validate(a, spans, y, x, config, folds=5):
     rng = np.random.default_rng(0)
-    fold = {q: rng.integers(folds) for q in a}
+    # A question of an `--also` dump (its number + k * ALSO) is in its first dump's fold: the
+    # same question written another way must not be fitted on to predict itself.
+    fold_of = {}
+    fold = {q: fold_of.setdefault(q % ALSO, rng.integers(folds)) for q in a}
     scores = np.zeros(len(y))
     for k in range(folds):
         model = train([q for q in a if fold[q] != k], spans, y, x, config)
@@ -141,8 +148,19 @@ def main():
     parser.add_argument("dump")
     parser.add_argument("out")
     parser.add_argument("--config", help="depth,rate,rounds: skip the grid")
+    parser.add_argument("--also", action="append", default=[],
+                        help="another dump of the same features (the same questions over the "
+                             "collection written another way), fitted on with the first")
     args = parser.parse_args()
     names, spans, halves, y, x = load(args.dump)
+    for k, more in enumerate(args.also, 1):
+        more_names, more_spans, more_halves, more_y, more_x = load(more)
+        if more_names != names:
+            raise SystemExit(f"{more}: other features than {args.dump}")
+        for q, (start, end) in more_spans.items():
+            spans[q + k * ALSO] = [start + len(y), end + len(y)]
+            halves[q + k * ALSO] = more_halves[q]
+        y, x = np.concatenate([y, more_y]), np.vstack([x, more_x])
     a = [q for q in spans if halves[q] == "A"]
     b = [q for q in spans if halves[q] == "B"]
     if args.config:

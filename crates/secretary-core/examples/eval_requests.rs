@@ -8,7 +8,8 @@
 //!     [--split tune|report|all] [--tune] [--k1 X --b X --idf-power X --prefix-weight X
 //!     --semantic-weight X --context-weight X --min-semantic X --soft-weight X --soft-depth N --soft-floor X
 //!     --soft-max-tokens N --soft-skip 0|1] [--table PATH]
-//!     [--dump-features PATH] [--rerank-model PATH] [--misses]
+//!     [--dump-features PATH] [--rerank-model PATH] [--dump-request-features PATH]
+//!     [--request-rerank-model PATH] [--misses]
 //! ```
 //!
 //! `FILE.json` is `{"dialogs": [{"id", "requests": [{"text", "timestamp"?}]}], "questions":
@@ -24,17 +25,26 @@
 //! `--dump-features PATH` writes every question's first 20 candidates with the reranker's
 //! features (`search::rerank`; `tune` questions as half A, `report` as B) for
 //! `scripts/rerank/fit_trees.py`; `--rerank-model` adds a row ranked with the forest it writes
-//! (requests have no reranker by default: measured in `docs/benchmarks.md`, not adopted).
+//! (tool search's reranker over requests, measured in `docs/benchmarks.md` and not adopted).
+//! `--dump-request-features PATH` writes every question in the third person's first 20 results
+//! before the request reranker (`search::request_rerank`) with its features (`tune` and
+//! `train` questions as half A) for the same script; `--request-rerank-model` ranks the default
+//! rows with the forest it writes instead of the committed one, and the row "no request
+//! reranker" measures the default without it.
 
 #[path = "shared/load.rs"]
 mod load;
-use load::{read_forest, read_table};
+use load::{read_forest, read_forest_of, read_table};
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use secretary_core::history::{push_dialog_documents, rank_with_dates, request_options};
 use secretary_core::search::embed::Table;
+use secretary_core::search::neighbours::third_person_question;
+use secretary_core::search::request_rerank::{
+    self, RequestReranker, Turns, FEATURE_NAMES as REQUEST_FEATURE_NAMES,
+};
 use secretary_core::search::rerank::{Forest, Reranker, FEATURE_NAMES};
 use secretary_core::search::{Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 
@@ -269,6 +279,8 @@ fn run() -> Result<(), String> {
     let mut split = "report".to_string();
     let mut tune = false;
     let mut dump: Option<String> = None;
+    let mut dump_requests: Option<String> = None;
+    let mut request_model: Option<&'static Forest> = None;
     let mut rerank: Option<&'static Forest> = None;
     let mut misses = false;
     let mut overrides = Overrides(Vec::new());
@@ -285,6 +297,13 @@ fn run() -> Result<(), String> {
             "--tune" => tune = true,
             "--misses" => misses = true,
             "--dump-features" => dump = Some(it.next().ok_or("--dump-features needs a path")?),
+            "--dump-request-features" => {
+                dump_requests = Some(it.next().ok_or("--dump-request-features needs a path")?)
+            }
+            "--request-rerank-model" => {
+                let path = it.next().ok_or("--request-rerank-model needs a path")?;
+                request_model = Some(read_forest_of(&path, &REQUEST_FEATURE_NAMES)?)
+            }
             "--rerank-model" => {
                 let path = it.next().ok_or("--rerank-model needs a path")?;
                 rerank = Some(read_forest(&path)?)
@@ -319,6 +338,9 @@ fn run() -> Result<(), String> {
 
     if let Some(out) = dump {
         return dump_features(&bench, table, &out);
+    }
+    if let Some(out) = dump_requests {
+        return dump_request_features(&bench, table, &out);
     }
     if tune {
         let tune_set = pick("tune");
@@ -372,17 +394,23 @@ fn run() -> Result<(), String> {
         query_projection: None,
         ..HybridOptions::default()
     };
-    let now = overrides.apply(request_options(true));
+    let mut now = overrides.apply(request_options(true));
+    if let Some(model) = request_model {
+        now.request_rerank = Some(RequestReranker { depth: 20, model });
+    }
     let now_lexical = overrides.apply(request_options(false));
     // The default of issue 26's first four passes: the same without the soft match.
+    // (Both before the request reranker, which needs the answer kinds' traits.)
     let unsoft = HybridOptions {
         soft_match: None,
         answer_kinds: None,
+        request_rerank: None,
         ..now.clone()
     };
     // The fifth pass's default: the same without the answer kinds.
     let unkinded = HybridOptions {
         answer_kinds: None,
+        request_rerank: None,
         ..now.clone()
     };
     let reranked = rerank.map(|model| HybridOptions {
@@ -429,6 +457,16 @@ fn run() -> Result<(), String> {
             true,
             true,
             false,
+        ),
+        (
+            "no request reranker, context, dates",
+            HybridOptions {
+                request_rerank: None,
+                ..now.clone()
+            },
+            true,
+            true,
+            true,
         ),
         (
             "now: hybrid, context, dates (default)",
@@ -560,6 +598,48 @@ fn dump_features(bench: &Bench, table: &'static Table, path: &str) -> Result<(),
     for (i, q) in bench.questions.iter().enumerate() {
         let half = if q.split == "tune" { "A" } else { "B" };
         for (hit, features) in index.candidates(&q.text, 20) {
+            let cells: Vec<String> = features.iter().map(|f| format!("{f:.5}")).collect();
+            let label = u8::from(refs[hit.doc] == (q.dialog, q.request));
+            out.push_str(&format!("{i},{half},{label},{}\n", cells.join(",")));
+        }
+    }
+    std::fs::write(path, out).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Writes, for every question in the third person, its first 20 results as `search_requests`
+/// ranks them before the request reranker (after neighbour support), with the
+/// request reranker's features, as CSV for `scripts/rerank/fit_trees.py`: `tune` and `train`
+/// questions as half A (what it is fitted on), the others as B; label 1 for the evidence
+/// request.
+fn dump_request_features(bench: &Bench, table: &'static Table, path: &str) -> Result<(), String> {
+    let (docs, refs) = documents(bench, true);
+    let options = HybridOptions {
+        request_rerank: None,
+        ..request_options(true)
+    };
+    let index = HybridIndex::with_table(&docs, options, table);
+    let dialogs: Vec<u32> = refs.iter().map(|&(d, _)| d as u32).collect();
+    let times: Vec<Option<i64>> = bench.times.iter().flatten().copied().collect();
+    let turns = Turns {
+        dialogs: &dialogs,
+        times: &times,
+    };
+    let mut out = format!("query,half,label,{}\n", REQUEST_FEATURE_NAMES.join(","));
+    for (i, q) in bench.questions.iter().enumerate() {
+        if !third_person_question(&q.text) {
+            continue;
+        }
+        let half = if q.split == "tune" || q.split == "train" {
+            "A"
+        } else {
+            "B"
+        };
+        let hits: Vec<HybridHit> = rank_with_dates(&index, &times, &dialogs, &q.text, 20)
+            .into_iter()
+            .map(|(hit, _)| hit)
+            .collect();
+        let features = request_rerank::features(&index, turns, &q.text, &hits);
+        for (hit, features) in hits.iter().zip(features) {
             let cells: Vec<String> = features.iter().map(|f| format!("{f:.5}")).collect();
             let label = u8::from(refs[hit.doc] == (q.dialog, q.request));
             out.push_str(&format!("{i},{half},{label},{}\n", cells.join(",")));

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use crate::search::answer_kind::AnswerKinds;
 use crate::search::neighbours::{self, NeighbourSupport};
+use crate::search::request_rerank::{RequestReranker, Turns};
 use crate::search::soft_match::SoftMatch;
 use crate::search::{when, Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 use crate::session::SessionStore;
@@ -79,6 +80,8 @@ const REQUEST_SOFT_MATCH: SoftMatch = SoftMatch {
 /// neighbours as context ([`push_dialog_documents`]), and the first results are reordered by the
 /// soft match ([`REQUEST_SOFT_MATCH`]), which long requests need, then by the answer kinds
 /// ([`AnswerKinds::REQUESTS`]: a question about someone's "when" prefers a turn that says one).
+/// For a question in the third person, [`rank_requests`] then gives neighbour support and the
+/// request reranker ([`RequestReranker::requests`]) reorders the first 20.
 pub fn request_options(semantic: bool) -> HybridOptions {
     let lexical = SearchOptions {
         k1: 1.2,
@@ -97,6 +100,7 @@ pub fn request_options(semantic: bool) -> HybridOptions {
             query_projection: None,
             soft_match: Some(REQUEST_SOFT_MATCH),
             answer_kinds: Some(AnswerKinds::REQUESTS),
+            request_rerank: RequestReranker::requests(),
             ..HybridOptions::default()
         }
     } else {
@@ -308,7 +312,12 @@ pub fn rank_requests(
     let third_person = neighbours::third_person_question(query);
     let anchor = times.iter().flatten().copied().max();
     let Some(dated) = anchor.and_then(|anchor| when::parse(query, anchor)) else {
-        return supported(layout, third_person, want, |n| index.search(query, n))
+        let asked = Asked {
+            index,
+            query,
+            third_person,
+        };
+        return supported(layout, &asked, want, |n| index.search(query, n))
             .into_iter()
             .map(|hit| (hit, false))
             .collect();
@@ -335,15 +344,21 @@ pub fn rank_requests(
             .map(|(_, doc)| (HybridHit::bare(doc, 0.0), true))
             .collect();
     }
-    // The index searches what is left of the query once the time is taken out.
-    let mut out: Vec<(HybridHit, bool)> = supported(layout, third_person, want, |n| {
+    // The index searches what is left of the query once the time is taken out; the reranker
+    // reads the whole question.
+    let asked = Asked {
+        index,
+        query,
+        third_person,
+    };
+    let mut out: Vec<(HybridHit, bool)> = supported(layout, &asked, want, |n| {
         index.search_within(&dated.rest, n, in_span)
     })
     .into_iter()
     .map(|hit| (hit, true))
     .collect();
     if out.len() < want {
-        let more = supported(layout, third_person, want + out.len(), |n| {
+        let more = supported(layout, &asked, want + out.len(), |n| {
             index.search(&dated.rest, n)
         });
         out.extend(
@@ -372,17 +387,26 @@ pub fn rank_with_dates(
     rank_requests(index, &layout, query, want)
 }
 
-/// The first `want` of `search`'s results that `layout.keep` accepts, reordered by
-/// [`neighbours`] support for a question in the third person (then `search` is asked for
-/// enough results to support).
+/// A query as [`supported`] needs it: the index it searches, the whole question, and whether it
+/// is in the third person (read once).
+struct Asked<'a> {
+    index: &'a HybridIndex,
+    query: &'a str,
+    third_person: bool,
+}
+
+/// The first `want` of `search`'s results that `layout.keep` accepts. For a question in the
+/// third person, `search` is asked for enough results to support, and they are reordered by
+/// [`neighbours`] support, then by the request reranker where the index has one
+/// ([`HybridOptions::request_rerank`]).
 fn supported(
     layout: &Layout,
-    third_person: bool,
+    asked: &Asked,
     want: usize,
     search: impl FnOnce(usize) -> Vec<HybridHit>,
 ) -> Vec<HybridHit> {
     let support = NeighbourSupport::REQUESTS;
-    let third_person = third_person && want > 0;
+    let third_person = asked.third_person && want > 0;
     let mut hits = search(if third_person {
         want.max(support.depth)
     } else {
@@ -391,6 +415,13 @@ fn supported(
     hits.retain(|hit| (layout.keep)(hit.doc));
     if third_person {
         neighbours::apply(&support, layout.dialogs, &mut hits);
+        if let Some(reranker) = asked.index.options().request_rerank {
+            let turns = Turns {
+                dialogs: layout.dialogs,
+                times: layout.times,
+            };
+            reranker.apply(asked.index, turns, asked.query, &mut hits);
+        }
     }
     hits.truncate(want);
     hits
@@ -548,9 +579,15 @@ mod tests {
             hits.truncate(n);
             hits
         };
+        // No request reranker: this is support alone.
+        let index = HybridIndex::with_options(&[], HybridOptions::lexical_only());
         let order = |query: &str| -> Vec<usize> {
-            let third_person = neighbours::third_person_question(query);
-            supported(&layout, third_person, 66, search)
+            let asked = Asked {
+                index: &index,
+                query,
+                third_person: neighbours::third_person_question(query),
+            };
+            supported(&layout, &asked, 66, search)
                 .iter()
                 .map(|h| h.doc)
                 .collect()

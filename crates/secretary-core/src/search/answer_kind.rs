@@ -14,6 +14,7 @@
 //! ShareGPT sets do not move, since none of their questions is in the third person.
 
 use super::hybrid::rescore_head;
+use super::traits::Traits;
 use super::HybridHit;
 
 /// Settings of the answer-kind bonus ([`super::HybridOptions::answer_kinds`]).
@@ -41,7 +42,7 @@ pub const NUMBER: u8 = 2;
 
 /// How much of a text is read for its kinds: a telling says its time early, and pasted pages
 /// must not cost more than that.
-const READ_BYTES: usize = 1_000;
+pub(crate) const READ_BYTES: usize = 1_000;
 
 #[rustfmt::skip]
 const TIME_WORDS: &[&str] = &[
@@ -151,14 +152,19 @@ pub fn wanted(query: &str) -> u8 {
 /// what `query` asks for (`kinds` per document, from [`held`]), their scores first divided by
 /// the best one's when it is positive (fused scores are never negative), and reorders them; the
 /// hits after them keep their order below. A question that asks for no kind changes nothing.
-pub(crate) fn apply(settings: &AnswerKinds, kinds: &[u8], query: &str, hits: &mut [HybridHit]) {
+pub(crate) fn apply(
+    settings: &AnswerKinds,
+    traits: &[Traits],
+    query: &str,
+    hits: &mut [HybridHit],
+) {
     let want = wanted(query);
     let n = hits.len().min(settings.depth);
     if want == 0 || n == 0 {
         return;
     }
     rescore_head(hits, n, |hit| {
-        let holds = kinds.get(hit.doc).is_some_and(|k| k & want != 0);
+        let holds = traits.get(hit.doc).is_some_and(|t| t.kinds & want != 0);
         if holds {
             settings.weight
         } else {
@@ -211,9 +217,12 @@ mod tests {
             depth: 3,
         };
         // Documents 0 and 2 say a time; 4 does too but is below the depth.
-        let kinds = [TIME, 0, TIME, 0, TIME];
+        let kinds = [TIME, 0, TIME, 0, TIME].map(|kinds| Traits {
+            kinds,
+            ..Traits::default()
+        });
         let scores = [2.0, 1.9, 1.4, 1.0, 0.9];
-        let ranked = |query: &str, kinds: &[u8]| {
+        let ranked = |query: &str, kinds: &[Traits]| {
             let mut hits: Vec<HybridHit> = (0..5).map(|d| hit(d, scores[d])).collect();
             apply(&settings, kinds, query, &mut hits);
             hits

@@ -15,8 +15,10 @@ use super::answer_kind::{self, AnswerKinds};
 use super::embed::{DenseIndex, QueryVector, Table};
 use super::index::LexicalScores;
 use super::projection::QueryProjection;
+use super::request_rerank::RequestReranker;
 use super::rerank::{self, Reranker, FEATURES};
 use super::soft_match::{self, SoftMatch};
+use super::traits::Traits;
 use super::{larger, Document, Index, SearchOptions};
 
 /// How many of the best lexical matches always get an exact semantic score, besides the
@@ -85,6 +87,10 @@ pub struct HybridOptions {
     /// for: a time for "when ...", a number for "how many ..." ([`super::answer_kind`]);
     /// `None`: not at all. Applies only with the semantic signal on, after the soft match.
     pub answer_kinds: Option<AnswerKinds>,
+    /// Reorders past-request search's first results for a question in the third person, after
+    /// neighbour support ([`super::request_rerank`]; applied by `history::rank_requests`, which
+    /// knows the dialogs); `None`: not at all. Needs the answer kinds (their [`Traits`]).
+    pub request_rerank: Option<RequestReranker>,
 }
 
 impl Default for HybridOptions {
@@ -109,6 +115,7 @@ impl Default for HybridOptions {
             soft_match: None,
             // Tool descriptions are not answers to questions about someone.
             answer_kinds: None,
+            request_rerank: None,
         }
     }
 }
@@ -181,9 +188,10 @@ pub struct HybridIndex {
     lexical: Index,
     dense: Option<DenseIndex>,
     options: HybridOptions,
-    /// Per document, the answer kinds its text holds ([`answer_kind::held`]); empty without
-    /// [`HybridOptions::answer_kinds`].
-    kinds: Vec<u8>,
+    /// Per document, what its text says about itself ([`Traits`]: the answer kinds it holds,
+    /// for the answer kinds and the request reranker); empty without
+    /// [`HybridOptions::answer_kinds`] (tool search).
+    traits: Vec<Traits>,
 }
 
 impl HybridIndex {
@@ -220,7 +228,7 @@ impl HybridIndex {
         HybridIndex {
             lexical,
             dense,
-            kinds: answer_kinds_of(docs, &options, |_| None),
+            traits: traits_of(docs, &options, |_| None),
             options,
         }
     }
@@ -245,17 +253,23 @@ impl HybridIndex {
                 options.context_weight,
             )
         });
-        // A reused document is the same text: its kinds are the previous ones.
-        let kinds = answer_kinds_of(docs, &options, |d| {
+        // A reused document is the same text: its traits are the previous ones.
+        let traits = traits_of(docs, &options, |d| {
             let row = reuse.get(d).copied().flatten()?;
-            previous.kinds.get(row as usize).copied()
+            previous.traits.get(row as usize).copied()
         });
         HybridIndex {
             lexical,
             dense,
-            kinds,
+            traits,
             options,
         }
+    }
+
+    /// Per document, what its text says about itself (empty for tool search and with the
+    /// semantic signal off).
+    pub fn traits(&self) -> &[Traits] {
+        &self.traits
     }
 
     /// The embeddings, unless the semantic signal is off.
@@ -377,7 +391,7 @@ impl HybridIndex {
             soft_match::apply(soft, dense, query, &mut hits);
         }
         if let Some(kinds) = &self.options.answer_kinds {
-            answer_kind::apply(kinds, &self.kinds, query, &mut hits);
+            answer_kind::apply(kinds, &self.traits, query, &mut hits);
         }
         hits.truncate(limit);
         self.with_matched(lex, hits)
@@ -583,19 +597,18 @@ pub(crate) fn continue_below(tail: &mut [HybridHit], boundary: f32, last: f32) {
     }
 }
 
-/// Per document, the answer kinds of its text, when `options` asks for them: `known(d)` where
-/// it has them (a reused document), else read from the text.
-fn answer_kinds_of(
+/// Per document, the traits of its text, when `options` asks for answer kinds (past-request
+/// search): `known(d)` where it has them (a reused document), else read from the text.
+fn traits_of(
     docs: &[Document],
     options: &HybridOptions,
-    known: impl Fn(usize) -> Option<u8>,
-) -> Vec<u8> {
+    known: impl Fn(usize) -> Option<Traits>,
+) -> Vec<Traits> {
     if options.answer_kinds.is_none() || !options.semantic {
         return Vec::new();
     }
-    let kind =
-        |(d, doc): (usize, &Document)| known(d).unwrap_or_else(|| answer_kind::held(&doc.text));
-    docs.iter().enumerate().map(kind).collect()
+    let traits = |(d, doc): (usize, &Document)| known(d).unwrap_or_else(|| Traits::of(&doc.text));
+    docs.iter().enumerate().map(traits).collect()
 }
 
 /// The `k` documents of `docs` with the highest `score` (ties: the earlier document), in no

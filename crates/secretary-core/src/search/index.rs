@@ -437,6 +437,12 @@ impl Index {
     }
 }
 
+/// A query's words with their IDFs ([`Index::query_words`]).
+pub struct QueryWords {
+    qterms: Vec<QueryTerm>,
+    idfs: Vec<f32>,
+}
+
 /// Every document's lexical score for one query, for fusion with other signals
 /// ([`super::hybrid`]): `scores[d]` is 0 for a document not in `touched`.
 pub(crate) struct LexicalScores {
@@ -468,20 +474,54 @@ impl Index {
                 }
             }
         }
+        let idfs = self.word_idfs(&qterms);
+        LexicalScores {
+            scores,
+            touched,
+            qterms,
+            idfs,
+        }
+    }
+
+    /// Per query word, the highest BM25 IDF of its terms.
+    fn word_idfs(&self, qterms: &[QueryTerm]) -> Vec<f32> {
         let n = self.n_docs as f32;
-        let idfs = qterms
+        qterms
             .iter()
             .map(|qt| {
                 qt.terms.iter().fold(0f32, |idf, &(id, _)| {
                     idf.max(bm25_idf(n, self.postings(id).0.len() as f32))
                 })
             })
-            .collect();
-        LexicalScores {
-            scores,
-            touched,
-            qterms,
-            idfs,
+            .collect()
+    }
+
+    /// `query`'s words and their IDFs, for [`Index::held_share`]: what a few documents hold of
+    /// a query, without scoring every document.
+    pub fn query_words(&self, query: &str) -> QueryWords {
+        let qterms = self.query_terms(query);
+        let idfs = self.word_idfs(&qterms);
+        QueryWords { qterms, idfs }
+    }
+
+    /// The share of `words`, each weighted by its IDF, that some document of `docs` holds as
+    /// the same term (not a prefix relative) in its own fields; 0 for a query of no known word.
+    pub fn held_share(&self, words: &QueryWords, docs: &[u32]) -> f32 {
+        let mut held = 0.0f32;
+        let mut total = 0.0f32;
+        for (qt, &idf) in words.qterms.iter().zip(&words.idfs) {
+            total += idf;
+            let holds = |&(id, factor): &(u32, f32)| {
+                factor >= 1.0 && docs.iter().any(|&d| self.holds_own(id, d))
+            };
+            if qt.terms.iter().any(holds) {
+                held += idf;
+            }
+        }
+        if total > 0.0 {
+            held / total
+        } else {
+            0.0
         }
     }
 

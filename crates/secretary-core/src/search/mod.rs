@@ -16,7 +16,8 @@
 //! Past-request search reorders its first results by a token-level soft match ([`soft_match`]),
 //! which long requests need, then moves up those that say what a question about someone asks
 //! for, a time or a number ([`answer_kind`]); for a question in the third person, results beside
-//! a high one in their dialog move up too ([`neighbours`]).
+//! a high one in their dialog move up too ([`neighbours`]), and a learned model reorders the
+//! first 20 ([`request_rerank`], over each request's [`traits`]).
 //!
 //! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 
@@ -29,9 +30,11 @@ pub mod index;
 mod irregular;
 pub mod neighbours;
 pub mod projection;
+pub mod request_rerank;
 pub mod rerank;
 pub mod soft_match;
 pub mod tokenize;
+pub mod traits;
 pub mod when;
 pub mod wordpiece;
 

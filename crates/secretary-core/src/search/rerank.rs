@@ -84,25 +84,34 @@ impl Reranker {
         let features = features(&hits[..n], &profiles[..n]);
         let mut scores = vec![0.0; features.len()];
         self.model.score_all(&features, &mut scores);
-        let mut order: Vec<(f32, usize)> = scores.into_iter().zip(0..).collect();
-        order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut head: Vec<HybridHit> = order
-            .iter()
-            .map(|&(score, i)| HybridHit {
-                score: 1.0 / (1.0 + (-score).exp()),
-                ..hits[i].clone()
-            })
-            .collect();
-        let last = head.last().map_or(0.0, |h| h.score);
-        let boundary = n
-            .checked_sub(1)
-            .and_then(|i| hits.get(i))
-            .map_or(0.0, |h| h.score);
-        head.extend(hits.drain(n..));
-        continue_below(&mut head[n..], boundary, last);
-        head.truncate(limit);
-        *hits = head;
+        reorder(hits, &scores);
+        hits.truncate(limit);
     }
+}
+
+/// Reorders the first `scores.len()` of `hits` by their model scores (ties: the order they were
+/// in), each hit's score becoming the logistic of its model score; the hits after them keep
+/// their order, their scores scaled to continue below the last reordered one, so that scores
+/// still fall down the list.
+pub(crate) fn reorder(hits: &mut Vec<HybridHit>, scores: &[f32]) {
+    let n = scores.len().min(hits.len());
+    let mut order: Vec<(f32, usize)> = scores[..n].iter().copied().zip(0..).collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut head: Vec<HybridHit> = order
+        .iter()
+        .map(|&(score, i)| HybridHit {
+            score: 1.0 / (1.0 + (-score).exp()),
+            ..hits[i].clone()
+        })
+        .collect();
+    let last = head.last().map_or(0.0, |h| h.score);
+    let boundary = n
+        .checked_sub(1)
+        .and_then(|i| hits.get(i))
+        .map_or(0.0, |h| h.score);
+    head.extend(hits.drain(n..));
+    continue_below(&mut head[n..], boundary, last);
+    *hits = head;
 }
 
 /// Why a forest file was refused ([`Forest::from_json`]).
@@ -115,8 +124,11 @@ pub enum ForestError {
     #[error("format {0:?}, expected {FOREST_FORMAT:?}")]
     Format(String),
     /// Fitted on other features than this build computes: its splits would read the wrong ones.
-    #[error("fitted on features {0:?}, this build computes {FEATURE_NAMES:?}")]
-    Features(Vec<String>),
+    #[error("fitted on features {found:?}, this build computes {expected:?}")]
+    Features {
+        found: Vec<String>,
+        expected: Vec<String>,
+    },
     /// Trees deeper than [`MAX_DEPTH`] (or of no depth).
     #[error("trees of depth {0}, expected 1 to {MAX_DEPTH}")]
     Depth(u32),
@@ -145,6 +157,8 @@ pub const MAX_DEPTH: u32 = 8;
 /// trees node by node cost about four times as much per query.
 #[derive(Clone, PartialEq)]
 pub struct Forest {
+    /// How many features a candidate has (the names it was read with).
+    width: usize,
     /// Every tree's depth.
     depth: u32,
     /// Every tree's `2^depth - 1` splits in breadth-first order (split `i`'s children are
@@ -191,22 +205,37 @@ struct TreeFile {
 }
 
 impl Forest {
-    /// Reads and checks a forest file: its features must be this build's, in order, and every
-    /// tree complete to the declared depth (so scoring needs no further checks).
+    /// Reads and checks a forest of tool search's reranker ([`FEATURE_NAMES`]).
     pub fn from_json(text: &str) -> Result<Forest, ForestError> {
+        Forest::parse(text, &FEATURE_NAMES)
+    }
+
+    /// Reads and checks a forest file fitted on the features `names`: its features must be
+    /// those, in order, and every tree complete to the declared depth (so scoring needs no
+    /// further checks).
+    pub fn parse(text: &str, names: &[&str]) -> Result<Forest, ForestError> {
         let file: ForestFile =
             serde_json::from_str(text).map_err(|e| ForestError::Json(e.to_string()))?;
         if file.format != FOREST_FORMAT {
             return Err(ForestError::Format(file.format));
         }
-        if file.features.iter().map(String::as_str).ne(FEATURE_NAMES) {
-            return Err(ForestError::Features(file.features));
+        if file
+            .features
+            .iter()
+            .map(String::as_str)
+            .ne(names.iter().copied())
+        {
+            return Err(ForestError::Features {
+                found: file.features,
+                expected: names.iter().map(|n| n.to_string()).collect(),
+            });
         }
         if !(1..=MAX_DEPTH).contains(&file.depth) {
             return Err(ForestError::Depth(file.depth));
         }
         let bottom = 1usize << file.depth;
         let mut forest = Forest {
+            width: names.len(),
             depth: file.depth,
             splits: Vec::with_capacity(file.trees.len() * (bottom - 1)),
             leaves: Vec::with_capacity(file.trees.len() * bottom),
@@ -227,7 +256,7 @@ impl Forest {
         if t.leaf.len() != bottom {
             return Err("not 2^depth leaves");
         }
-        if t.feature.iter().any(|&f| f as usize >= FEATURES) {
+        if t.feature.iter().any(|&f| f as usize >= self.width) {
             return Err("a split on a feature this build does not have");
         }
         // An infinite leaf would make some sums NaN, and NaN scores do not fall down a list.
@@ -245,7 +274,7 @@ impl Forest {
 
     /// The model's score for one candidate's features (higher is better): the sum over the
     /// trees of the leaf each sends them to.
-    pub fn score(&self, features: &[f32; FEATURES]) -> f32 {
+    pub fn score<const N: usize>(&self, features: &[f32; N]) -> f32 {
         let mut out = [0.0];
         self.score_all(std::slice::from_ref(features), &mut out);
         out[0]
@@ -254,9 +283,13 @@ impl Forest {
     /// [`Forest::score`] of every candidate of `features` into `out` (parallel; the extra
     /// entries of the longer one are left alone). Tree by tree, the candidates walk down one
     /// level at a time together: their walks do not wait on one another, so the processor
-    /// overlaps them.
-    pub fn score_all(&self, features: &[[f32; FEATURES]], out: &mut [f32]) {
+    /// overlaps them. A forest read for another number of features scores every candidate 0.
+    pub fn score_all<const N: usize>(&self, features: &[[f32; N]], out: &mut [f32]) {
         const BATCH: usize = 32;
+        if N != self.width {
+            out.iter_mut().for_each(|o| *o = 0.0);
+            return;
+        }
         let bottom = 1usize << self.depth;
         let n = features.len().min(out.len());
         let (features, out) = (&features[..n], &mut out[..n]);
@@ -289,6 +322,7 @@ impl Forest {
     /// built).
     pub fn none() -> &'static Forest {
         static NONE: Forest = Forest {
+            width: FEATURES,
             depth: 1,
             splits: Vec::new(),
             leaves: Vec::new(),
@@ -359,7 +393,7 @@ pub(crate) fn features(hits: &[HybridHit], profiles: &[Profile]) -> Vec<[f32; FE
 }
 
 /// The median of `values` (the mean of the middle two for an even count; 0 for none).
-fn median(mut values: Vec<f32>) -> f32 {
+pub(crate) fn median(mut values: Vec<f32>) -> f32 {
     values.sort_by(f32::total_cmp);
     let n = values.len();
     match n {
@@ -370,7 +404,7 @@ fn median(mut values: Vec<f32>) -> f32 {
 }
 
 /// Each hit's rank (0 = best) by `key` among `hits`; ties keep the fused order.
-fn ranks(hits: &[HybridHit], key: impl Fn(&HybridHit) -> f32) -> Vec<usize> {
+pub(crate) fn ranks(hits: &[HybridHit], key: impl Fn(&HybridHit) -> f32) -> Vec<usize> {
     let mut order: Vec<usize> = (0..hits.len()).collect();
     order.sort_by(|&a, &b| key(&hits[b]).total_cmp(&key(&hits[a])).then(a.cmp(&b)));
     let mut rank = vec![0; hits.len()];
@@ -470,7 +504,7 @@ mod tests {
         let stale = Forest::from_json(&format!(
             r#"{{"format":"{FOREST_FORMAT}","features":["fused"],"depth":1,"trees":[]}}"#
         ));
-        assert!(matches!(stale, Err(ForestError::Features(_))));
+        assert!(matches!(stale, Err(ForestError::Features { .. })));
         assert!(matches!(Forest::from_json("{"), Err(ForestError::Json(_))));
         assert_eq!(Forest::none().score(&[1.0; FEATURES]), 0.0);
         let infinite = tree(1, r#"{"feature":[0],"threshold":[0],"leaf":[1e300,0]}"#);
