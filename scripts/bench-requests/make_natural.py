@@ -15,13 +15,28 @@ line names its dialog by ShareGPT conversation id and its request by 0-based ind
 
     python3 scripts/bench-requests/make_natural.py --bench /tmp/sg/requests-words.json \\
         --out /tmp/sg/requests-natural.json
+
+`--third-person` deletes every first- and second-person word ("I", "my", "you", "the user", ...)
+from each question, so that all of them are questions in the third person ("What kind of cooking
+machine did describe, ...?"): how search_requests answers such questions about one person's
+requests to an assistant is measured on it, and the request reranker is fitted on its `tune`
+questions among others (docs/benchmarks.md, issue 26, twelfth and thirteenth passes).
 """
 
 import argparse
 import hashlib
 import json
 import os
+import re
 import sys
+
+
+PERSONAL = re.compile(r"\b(the user's|the user|users|user|i|me|mine|my|our|us|we|you|your)\b", re.I)
+
+
+def third_person(question):
+    """`question` without its first- and second-person words, spaces closed up."""
+    return re.sub(r"\s+", " ", PERSONAL.sub("", question)).strip()
 
 
 def main():
@@ -32,6 +47,8 @@ def main():
         "--questions",
         default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "natural-questions.jsonl"),
     )
+    ap.add_argument("--third-person", action="store_true",
+                    help="delete every first- and second-person word from the questions")
     args = ap.parse_args()
     bench = json.load(open(args.bench, encoding="utf-8"))
     by_id = {d["id"]: n for n, d in enumerate(bench["dialogs"])}
@@ -44,7 +61,8 @@ def main():
             missing += 1
             continue
         split = "tune" if int(hashlib.sha256(q["dialog"].encode()).hexdigest(), 16) % 2 == 0 else "report"
-        questions.append({"question": q["question"], "dialog": d, "request": q["request"], "split": split})
+        text = third_person(q["question"]) if args.third_person else q["question"]
+        questions.append({"question": text, "dialog": d, "request": q["request"], "split": split})
     if missing:
         sys.exit(f"{missing} questions name a dialog or request the bench file does not have")
     bench["questions"] = questions
