@@ -5,18 +5,21 @@
 //! add a share of one signal. In a conversation between two people, what tells the answering
 //! turn from the others is how the signals go together: a turn that asks ("How far is Olympic
 //! distance again?") is rarely the answer even when it holds the question's words; a turn that
-//! holds few of them but sits beside those that do often is; of two sessions on the same topic,
-//! a question in the past tense is about the later one. A [`Forest`] of regression trees
+//! holds few of them but sits beside those that do often is; of two sessions on the same topic
+//! (a plan and its outcome), which came later can matter. A [`Forest`] of regression trees
 //! (LambdaRank) reads those from features that name no word or person: each candidate's scores
 //! and ranks, how its dialog fares among the candidates, what its text says about itself
 //! ([`Traits`]: a question mark, its length, the answer kinds, its speaker), how much of the
-//! question it and its neighbours hold, and where its time falls among the candidates'.
+//! question it and its neighbours hold, where its time falls among the candidates', and what
+//! kind of collection the candidates are: a turn that asks means something else among one
+//! person's requests to an assistant, most of which ask.
 //!
-//! Fitted by `scripts/rerank/fit_trees.py` on questions about conversations written for this
-//! project, never on those it is reported on: the `tune` chats (1 to 4) and the `train` chats
-//! (17 to 24) of `scripts/bench-requests/conversations/`, with and without speakers' names,
-//! from what `examples/eval_requests.rs --dump-request-features` writes (`docs/benchmarks.md`,
-//! issue 26, thirteenth pass). Keywords and questions about one's own requests never reach it.
+//! Fitted by `scripts/rerank/fit_trees.py` on questions never reported: the `tune` chats (1 to
+//! 4) and the `train` chats of `scripts/bench-requests/conversations/`, with and without
+//! speakers' names, and the `tune` questions of the natural set put in the third person (without
+//! them, such questions about requests to an assistant ranked far worse), from what
+//! `examples/eval_requests.rs --dump-request-features` writes (`docs/benchmarks.md`, issue 26,
+//! thirteenth pass). Keywords and questions about one's own requests never reach it.
 
 use std::sync::OnceLock;
 
