@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fits a reranker forest on half A only: tool_find's (crates/secretary-core/src/search/rerank.rs,
 from `eval_retrieval --dump-features`) or past-request search's (search/request_rerank.rs, from
-`eval_requests --dump-request-features`, its `--also` the same chats without speakers' names).
+`eval_requests --dump-request-features`; `--also` the same chats without speakers' names,
+`--more` other questions: the natural set put in the third person).
 
 Input: the CSV `eval_retrieval --dump-features PATH` writes (per query, the hybrid's first 20
 candidates: query number, half A/B, label 1 for the right tool, then the features). Model: a
@@ -32,8 +33,9 @@ import numpy as np
 FORMAT = "secretary-forest-2"
 # Above any feature (all lie in 0..=1 but the log of a length): a split that always goes left.
 ALWAYS_LEFT = 1e30
-# Added to the question numbers of the k-th `--also` dump, k times.
+# Added to the question numbers of the k-th `--also` dump, k times; `--more` dumps start at MORE.
 ALSO = 1_000_000
+MORE = 1_000_000_000
 GRID = list(itertools.product([4, 5], [0.05, 0.1], [100, 200, 400]))
 
 
@@ -92,9 +94,10 @@ def train(queries, spans, y, x, config):
 def cross_validate(a, spans, y, x, config, folds=5):
     rng = np.random.default_rng(0)
     # A question of an `--also` dump (its number + k * ALSO) is in its first dump's fold: the
-    # same question written another way must not be fitted on to predict itself.
+    # same question written another way must not be fitted on to predict itself. A `--more`
+    # dump's questions (numbers from MORE up) are others, with folds of their own.
     fold_of = {}
-    fold = {q: fold_of.setdefault(q % ALSO, rng.integers(folds)) for q in a}
+    fold = {q: fold_of.setdefault(q if q >= MORE else q % ALSO, rng.integers(folds)) for q in a}
     scores = np.zeros(len(y))
     for k in range(folds):
         model = train([q for q in a if fold[q] != k], spans, y, x, config)
@@ -149,17 +152,21 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--config", help="depth,rate,rounds: skip the grid")
     parser.add_argument("--also", action="append", default=[],
-                        help="another dump of the same features (the same questions over the "
-                             "collection written another way), fitted on with the first")
+                        help="another dump of the same features and the same questions (over "
+                             "the collection written another way), fitted on with the first")
+    parser.add_argument("--more", action="append", default=[],
+                        help="another dump of the same features and other questions")
     args = parser.parse_args()
     names, spans, halves, y, x = load(args.dump)
-    for k, more in enumerate(args.also, 1):
-        more_names, more_spans, more_halves, more_y, more_x = load(more)
+    extra = [(path, k * ALSO) for k, path in enumerate(args.also, 1)]
+    extra += [(path, MORE + k * ALSO) for k, path in enumerate(args.more)]
+    for path, offset in extra:
+        more_names, more_spans, more_halves, more_y, more_x = load(path)
         if more_names != names:
-            raise SystemExit(f"{more}: other features than {args.dump}")
+            raise SystemExit(f"{path}: other features than {args.dump}")
         for q, (start, end) in more_spans.items():
-            spans[q + k * ALSO] = [start + len(y), end + len(y)]
-            halves[q + k * ALSO] = more_halves[q]
+            spans[q + offset] = [start + len(y), end + len(y)]
+            halves[q + offset] = more_halves[q]
         y, x = np.concatenate([y, more_y]), np.vstack([x, more_x])
     a = [q for q in spans if halves[q] == "A"]
     b = [q for q in spans if halves[q] == "B"]

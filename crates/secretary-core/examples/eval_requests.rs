@@ -43,9 +43,10 @@ use secretary_core::history::{push_dialog_documents, rank_with_dates, request_op
 use secretary_core::search::embed::Table;
 use secretary_core::search::neighbours::third_person_question;
 use secretary_core::search::request_rerank::{
-    self, RequestReranker, Turns, FEATURE_NAMES as REQUEST_FEATURE_NAMES,
+    self, Placement, RequestReranker, FEATURE_NAMES as REQUEST_FEATURE_NAMES,
 };
 use secretary_core::search::rerank::{Forest, Reranker, FEATURE_NAMES};
+use secretary_core::search::when;
 use secretary_core::search::{Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 
 struct Bench {
@@ -606,8 +607,8 @@ fn dump_features(bench: &Bench, table: &'static Table, path: &str) -> Result<(),
     std::fs::write(path, out).map_err(|e| format!("{path}: {e}"))
 }
 
-/// Writes, for every question in the third person, its first 20 results as `search_requests`
-/// ranks them before the request reranker (after neighbour support), with the
+/// Writes, for every question in the third person that names no time, its first 20 results as
+/// `search_requests` ranks them before the request reranker (after neighbour support), with the
 /// request reranker's features, as CSV for `scripts/rerank/fit_trees.py`: `tune` and `train`
 /// questions as half A (what it is fitted on), the others as B; label 1 for the evidence
 /// request.
@@ -620,13 +621,16 @@ fn dump_request_features(bench: &Bench, table: &'static Table, path: &str) -> Re
     let index = HybridIndex::with_table(&docs, options, table);
     let dialogs: Vec<u32> = refs.iter().map(|&(d, _)| d as u32).collect();
     let times: Vec<Option<i64>> = bench.times.iter().flatten().copied().collect();
-    let turns = Turns {
+    let placement = Placement {
         dialogs: &dialogs,
         times: &times,
     };
     let mut out = format!("query,half,label,{}\n", REQUEST_FEATURE_NAMES.join(","));
+    let anchor = times.iter().flatten().copied().max();
     for (i, q) in bench.questions.iter().enumerate() {
-        if !third_person_question(&q.text) {
+        // What search_requests reranks: questions in the third person that name no time.
+        let dated = anchor.is_some_and(|anchor| when::parse(&q.text, anchor).is_some());
+        if !third_person_question(&q.text) || dated {
             continue;
         }
         let half = if q.split == "tune" || q.split == "train" {
@@ -638,7 +642,7 @@ fn dump_request_features(bench: &Bench, table: &'static Table, path: &str) -> Re
             .into_iter()
             .map(|(hit, _)| hit)
             .collect();
-        let features = request_rerank::features(&index, turns, &q.text, &hits);
+        let features = request_rerank::features(&index, placement, &q.text, &hits);
         for (hit, features) in hits.iter().zip(features) {
             let cells: Vec<String> = features.iter().map(|f| format!("{f:.5}")).collect();
             let label = u8::from(refs[hit.doc] == (q.dialog, q.request));

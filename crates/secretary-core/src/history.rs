@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use crate::search::answer_kind::AnswerKinds;
 use crate::search::neighbours::{self, NeighbourSupport};
-use crate::search::request_rerank::{RequestReranker, Turns};
+use crate::search::request_rerank::{Placement, RequestReranker};
 use crate::search::soft_match::SoftMatch;
 use crate::search::{when, Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 use crate::session::SessionStore;
@@ -316,6 +316,7 @@ pub fn rank_requests(
             index,
             query,
             third_person,
+            reranker: index.options().request_rerank,
         };
         return supported(layout, &asked, want, |n| index.search(query, n))
             .into_iter()
@@ -344,12 +345,14 @@ pub fn rank_requests(
             .map(|(_, doc)| (HybridHit::bare(doc, 0.0), true))
             .collect();
     }
-    // The index searches what is left of the query once the time is taken out; the reranker
-    // reads the whole question.
+    // The index searches what is left of the query once the time is taken out. The request
+    // reranker was fitted on questions that name no time (their one list of candidates), so a
+    // dated question's two lists keep the order support gives them.
     let asked = Asked {
         index,
         query,
         third_person,
+        reranker: None,
     };
     let mut out: Vec<(HybridHit, bool)> = supported(layout, &asked, want, |n| {
         index.search_within(&dated.rest, n, in_span)
@@ -387,18 +390,21 @@ pub fn rank_with_dates(
     rank_requests(index, &layout, query, want)
 }
 
-/// A query as [`supported`] needs it: the index it searches, the whole question, and whether it
-/// is in the third person (read once).
+/// A query as [`supported`] needs it: the index it searches, the whole question, whether it is
+/// in the third person (read once), and the request reranker to give it, if any.
 struct Asked<'a> {
     index: &'a HybridIndex,
     query: &'a str,
     third_person: bool,
+    reranker: Option<RequestReranker>,
 }
 
 /// The first `want` of `search`'s results that `layout.keep` accepts. For a question in the
 /// third person, `search` is asked for enough results to support, and they are reordered by
-/// [`neighbours`] support, then by the request reranker where the index has one
-/// ([`HybridOptions::request_rerank`]).
+/// [`neighbours`] support, then by the request reranker where `asked` has one
+/// ([`HybridOptions::request_rerank`]) and the results are of more than one dialog: among one
+/// dialog's requests alone (a session filter) its features of a dialog among the others say
+/// nothing it was fitted on.
 fn supported(
     layout: &Layout,
     asked: &Asked,
@@ -415,12 +421,19 @@ fn supported(
     hits.retain(|hit| (layout.keep)(hit.doc));
     if third_person {
         neighbours::apply(&support, layout.dialogs, &mut hits);
-        if let Some(reranker) = asked.index.options().request_rerank {
-            let turns = Turns {
-                dialogs: layout.dialogs,
-                times: layout.times,
-            };
-            reranker.apply(asked.index, turns, asked.query, &mut hits);
+        if let Some(reranker) = asked.reranker {
+            let head = &hits[..hits.len().min(reranker.depth)];
+            let dialog = |hit: &HybridHit| layout.dialogs.get(hit.doc);
+            let apart = head
+                .first()
+                .is_some_and(|first| head.iter().any(|h| dialog(h) != dialog(first)));
+            if apart {
+                let placement = Placement {
+                    dialogs: layout.dialogs,
+                    times: layout.times,
+                };
+                reranker.apply(asked.index, placement, asked.query, &mut hits);
+            }
         }
     }
     hits.truncate(want);
@@ -517,7 +530,7 @@ impl HistoryCache {
         Self::default()
     }
 
-    /// Turns the semantic signal of request search on or off (setting
+    /// Placement the semantic signal of request search on or off (setting
     /// `copilotChatSecretary.search.semantic`); the next search rebuilds the index.
     pub fn set_semantic(&self, on: bool) {
         self.lexical_only.set(!on);
@@ -586,6 +599,7 @@ mod tests {
                 index: &index,
                 query,
                 third_person: neighbours::third_person_question(query),
+                reranker: None,
             };
             supported(&layout, &asked, 66, search)
                 .iter()
@@ -596,5 +610,81 @@ mod tests {
         assert_eq!(order("sam bike ride"), [61, 65, 62, 60]);
         assert_eq!(order("What did I say?"), [61, 65, 62, 60]);
         assert_eq!(order("Where did Sam ride?"), [61, 62, 65, 60]);
+    }
+
+    /// A request reranker whose one stump sends the first result (rank feature 1) below the
+    /// others: whether it ran shows in the order.
+    fn first_goes_last() -> RequestReranker {
+        use crate::search::request_rerank::FEATURE_NAMES;
+        use crate::search::rerank::Forest;
+        let at = FEATURE_NAMES.iter().position(|n| *n == "rank").unwrap();
+        let text = format!(
+            r#"{{"format":"secretary-forest-2","features":{},"depth":1,
+                "trees":[{{"feature":[{at}],"threshold":[0.75],"leaf":[1,-1]}}]}}"#,
+            serde_json::to_string(&FEATURE_NAMES).unwrap()
+        );
+        let model = Box::leak(Box::new(Forest::parse(&text, &FEATURE_NAMES).unwrap()));
+        RequestReranker { depth: 20, model }
+    }
+
+    /// The request reranker runs for an undated question in the third person over several
+    /// dialogs, and not among one dialog's requests (a session filter) or for a question that
+    /// names a time, which it was not fitted on.
+    #[test]
+    fn the_request_reranker_is_given_what_it_was_fitted_on() {
+        let sessions: [&[&str]; 2] = [
+            &[
+                "Sam: I rode the new bike to Sauvie Island.",
+                "Nora: How far?",
+                "Sam: 50 km.",
+            ],
+            &[
+                "Sam: The bike is in the shop.",
+                "Nora: Again?",
+                "Sam: A flat tyre on the bike.",
+            ],
+        ];
+        let mut docs = Vec::new();
+        let mut dialogs = Vec::new();
+        let mut times = Vec::new();
+        for (s, turns) in sessions.iter().enumerate() {
+            push_dialog_documents(turns, &mut docs);
+            dialogs.resize(dialogs.len() + turns.len(), s as u32);
+            // March and April 2024.
+            let day = 1_709_251_200_000 + s as i64 * 31 * 86_400_000;
+            times.extend((0..turns.len()).map(|i| Some(day + i as i64 * 30_000)));
+        }
+        let plain = HybridOptions {
+            request_rerank: None,
+            ..request_options(true)
+        };
+        let reranked = HybridOptions {
+            request_rerank: Some(first_goes_last()),
+            ..request_options(true)
+        };
+        let with = HybridIndex::with_options(&docs, reranked);
+        let without = HybridIndex::with_options(&docs, plain);
+        let order = |index: &HybridIndex, query: &str, keep: &dyn Fn(usize) -> bool| {
+            let layout = Layout {
+                times: &times,
+                dialogs: &dialogs,
+                keep,
+            };
+            let hits = rank_requests(index, &layout, query, 10);
+            hits.iter().map(|(h, _)| h.doc).collect::<Vec<usize>>()
+        };
+        let all = |_: usize| true;
+        let second_only = |d: usize| d >= 3;
+        let question = "Where did Sam ride the bike?";
+        assert_ne!(
+            order(&with, question, &all),
+            order(&without, question, &all)
+        );
+        assert_eq!(
+            order(&with, question, &second_only),
+            order(&without, question, &second_only)
+        );
+        let dated = "Where did Sam ride the bike since March?";
+        assert_eq!(order(&with, dated, &all), order(&without, dated, &all));
     }
 }

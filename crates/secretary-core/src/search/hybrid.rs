@@ -89,7 +89,7 @@ pub struct HybridOptions {
     pub answer_kinds: Option<AnswerKinds>,
     /// Reorders past-request search's first results for a question in the third person, after
     /// neighbour support ([`super::request_rerank`]; applied by `history::rank_requests`, which
-    /// knows the dialogs); `None`: not at all. Needs the answer kinds (their [`Traits`]).
+    /// knows the dialogs); `None`: not at all. Applies only with the semantic signal on.
     pub request_rerank: Option<RequestReranker>,
 }
 
@@ -189,8 +189,7 @@ pub struct HybridIndex {
     dense: Option<DenseIndex>,
     options: HybridOptions,
     /// Per document, what its text says about itself ([`Traits`]: the answer kinds it holds,
-    /// for the answer kinds and the request reranker); empty without
-    /// [`HybridOptions::answer_kinds`] (tool search).
+    /// for the answer kinds and the request reranker); empty without either (tool search).
     traits: Vec<Traits>,
 }
 
@@ -597,14 +596,16 @@ pub(crate) fn continue_below(tail: &mut [HybridHit], boundary: f32, last: f32) {
     }
 }
 
-/// Per document, the traits of its text, when `options` asks for answer kinds (past-request
-/// search): `known(d)` where it has them (a reused document), else read from the text.
+/// Per document, the traits of its text, when `options` asks for answer kinds or the request
+/// reranker (past-request search): `known(d)` where it has them (a reused document), else read
+/// from the text.
 fn traits_of(
     docs: &[Document],
     options: &HybridOptions,
     known: impl Fn(usize) -> Option<Traits>,
 ) -> Vec<Traits> {
-    if options.answer_kinds.is_none() || !options.semantic {
+    let wanted = options.answer_kinds.is_some() || options.request_rerank.is_some();
+    if !wanted || !options.semantic {
         return Vec::new();
     }
     let traits = |(d, doc): (usize, &Document)| known(d).unwrap_or_else(|| Traits::of(&doc.text));

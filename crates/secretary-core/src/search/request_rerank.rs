@@ -73,10 +73,11 @@ pub struct RequestReranker {
     pub model: &'static Forest,
 }
 
-/// Where each indexed request sits (parallel to the index's documents): its dialog (a dialog's
-/// requests are consecutive documents, in order) and its time.
+/// Where each indexed request sits (parallel to the index's documents): its dialog and its time.
+/// A dialog's requests are consecutive documents, in order, and dialog numbers never decrease
+/// (as `history::RequestIndex` numbers them).
 #[derive(Debug, Clone, Copy)]
-pub struct Turns<'a> {
+pub struct Placement<'a> {
     pub dialogs: &'a [u32],
     pub times: &'a [Option<i64>],
 }
@@ -104,7 +105,7 @@ impl RequestReranker {
     pub(crate) fn apply(
         &self,
         index: &HybridIndex,
-        turns: Turns,
+        placement: Placement,
         query: &str,
         hits: &mut Vec<HybridHit>,
     ) {
@@ -112,7 +113,7 @@ impl RequestReranker {
         if n < 2 {
             return;
         }
-        let features = features(index, turns, query, &hits[..n]);
+        let features = features(index, placement, query, &hits[..n]);
         let mut scores = vec![0.0; n];
         self.model.score_all(&features, &mut scores);
         reorder(hits, &scores);
@@ -120,7 +121,7 @@ impl RequestReranker {
 }
 
 /// What the question asks, read once for all its candidates.
-struct Asked {
+struct Question {
     /// The answer kind it wants ([`answer_kind::wanted`]).
     wanted: u8,
     /// Its question word as a class ([`question_word`]).
@@ -156,18 +157,18 @@ fn question_word(query: &str, wanted: u8) -> f32 {
 /// [`FEATURE_NAMES`]. Scores, lengths and times are relative to the other candidates.
 pub fn features(
     index: &HybridIndex,
-    turns: Turns,
+    placement: Placement,
     query: &str,
     hits: &[HybridHit],
 ) -> Vec<[f32; FEATURES]> {
     let wanted = answer_kind::wanted(query);
-    let asked = Asked {
+    let asked = Question {
         wanted,
         word: question_word(query, wanted),
         keys: words(query).map(word_key).collect(),
         words: index.lexical().query_words(query),
     };
-    let c = Candidates::new(index, turns, hits);
+    let c = Candidates::new(index, placement, hits);
     (0..hits.len())
         .map(|i| {
             let t = c.traits(hits[i].doc);
@@ -193,7 +194,7 @@ pub fn features(
                 flag(asked.wanted != 0 && t.kinds & asked.wanted != 0),
                 (1.0 + length).ln(),
                 length / c.median_words.max(1.0),
-                position(turns.dialogs, hits[i].doc),
+                position(placement.dialogs, hits[i].doc),
                 held,
                 flag(t.asks),
                 time,
@@ -212,7 +213,7 @@ pub fn features(
 /// The candidates of one query, with what their features are relative to.
 struct Candidates<'a> {
     index: &'a HybridIndex,
-    turns: Turns<'a>,
+    placement: Placement<'a>,
     hits: &'a [HybridHit],
     /// Each one's score over the best's.
     relative: Vec<f32>,
@@ -229,11 +230,15 @@ struct Candidates<'a> {
 }
 
 impl<'a> Candidates<'a> {
-    fn new(index: &'a HybridIndex, turns: Turns<'a>, hits: &'a [HybridHit]) -> Candidates<'a> {
+    fn new(
+        index: &'a HybridIndex,
+        placement: Placement<'a>,
+        hits: &'a [HybridHit],
+    ) -> Candidates<'a> {
         let best = hits.first().map_or(0.0, |h| h.score);
         let mut c = Candidates {
             index,
-            turns,
+            placement,
             hits,
             relative: hits
                 .iter()
@@ -260,11 +265,11 @@ impl<'a> Candidates<'a> {
     }
 
     fn dialog(&self, doc: usize) -> Option<u32> {
-        self.turns.dialogs.get(doc).copied()
+        self.placement.dialogs.get(doc).copied()
     }
 
     fn time(&self, doc: usize) -> Option<i64> {
-        self.turns.times.get(doc).copied().flatten()
+        self.placement.times.get(doc).copied().flatten()
     }
 
     fn traits(&self, doc: usize) -> Traits {
@@ -437,7 +442,7 @@ mod tests {
     #[test]
     fn features_say_where_each_candidate_sits_and_what_it_says() {
         let (index, dialogs, times) = chat();
-        let turns = Turns {
+        let placement = Placement {
             dialogs: &dialogs,
             times: &times,
         };
@@ -447,7 +452,7 @@ mod tests {
             .to_vec();
         let f = features(
             &index,
-            turns,
+            placement,
             "How far did Sam ride the bike on Sunday?",
             &hits,
         );
@@ -502,7 +507,7 @@ mod tests {
     #[test]
     fn the_model_decides_the_order_of_the_first_results() {
         let (index, dialogs, times) = chat();
-        let turns = Turns {
+        let placement = Placement {
             dialogs: &dialogs,
             times: &times,
         };
@@ -514,7 +519,7 @@ mod tests {
         let mut hits: Vec<HybridHit> = [(0, 2.0), (4, 1.9), (1, 1.8), (5, 1.7)]
             .map(|(d, s)| HybridHit::bare(d, s))
             .to_vec();
-        reranker.apply(&index, turns, "Where did Sam ride?", &mut hits);
+        reranker.apply(&index, placement, "Where did Sam ride?", &mut hits);
         let order: Vec<usize> = hits.iter().map(|h| h.doc).collect();
         assert_eq!(order, [1, 0, 4, 5]);
         assert!(

@@ -13,8 +13,9 @@ use super::answer_kind::{self, READ_BYTES};
 pub struct Traits {
     /// The answer kinds it holds ([`answer_kind::held`]).
     pub kinds: u8,
-    /// Whether it asks something (a question mark in its first [`READ_BYTES`]): in a
-    /// conversation, the turn that asks is rarely the one that answers.
+    /// Whether it asks something (a question mark that ends a sentence in its first
+    /// [`READ_BYTES`], not one in a URL or code): in a conversation, the turn that asks is rarely
+    /// the one that answers.
     pub asks: bool,
     /// Its length in words (saturating).
     pub words: u16,
@@ -29,7 +30,7 @@ impl Traits {
         let head = head(text);
         Traits {
             kinds: answer_kind::held(text),
-            asks: head.contains('?'),
+            asks: asks(head),
             words: u16::try_from(text.split_whitespace().count()).unwrap_or(u16::MAX),
             speaker: speaker(head).map_or(0, word_key),
         }
@@ -45,22 +46,46 @@ fn head(text: &str) -> &str {
     &text[..end]
 }
 
-/// The first name of the speaker a turn opens with: one to three capitalised words, then ": "
-/// ("Nora Halvorsen: ...", "Mei: ..."). None for any other text, such as "Note: ..." followed
-/// by nothing or a request that opens with a sentence.
+/// Whether `text` has a question mark that ends a sentence: followed by nothing, a space, "!"
+/// or a closing quote or bracket (not `?id=` in a URL or `f()?;` in Rust).
+fn asks(text: &str) -> bool {
+    text.match_indices('?')
+        .any(|(at, _)| match text[at + 1..].chars().next() {
+            None => true,
+            Some(c) => c.is_whitespace() || "!\"'\u{201d}\u{2019})]".contains(c),
+        })
+}
+
+/// The first name of the speaker a turn opens with: one to three names, then ": " ("Nora
+/// Halvorsen: ...", "Mei: ...", "Niamh O'Connor: ..."), cut at its first mark ("Jean" of
+/// "Jean-Luc", as a question's words are split). A name is a capital and then small letters (a
+/// capital may follow an apostrophe or a hyphen), so the labels requests open with in capitals
+/// ("TODO: ", "TypeError: ") name no one; "Note: " or "Error: " still do, and count only when a
+/// question says that word.
 fn speaker(text: &str) -> Option<&str> {
     let (name, rest) = text.split_once(": ")?;
     if rest.is_empty() || name.is_empty() || name.len() > 60 {
         return None;
     }
     let words: Vec<&str> = name.split(' ').collect();
-    let named = words.len() <= 3
-        && words.iter().all(|w| {
-            w.chars().next().is_some_and(char::is_uppercase)
-                && w.chars()
-                    .all(|c| c.is_alphabetic() || c == '\'' || c == '-')
-        });
-    named.then(|| words[0])
+    let named = words.len() <= 3 && words.iter().all(|w| is_name(w));
+    let first = words[0];
+    let end = first
+        .find(|c: char| !c.is_alphabetic())
+        .unwrap_or(first.len());
+    named.then(|| &first[..end])
+}
+
+/// A capital, then small letters, with a capital allowed after an apostrophe or a hyphen.
+fn is_name(word: &str) -> bool {
+    let mut chars = word.chars();
+    let mut after_mark = false;
+    chars.next().is_some_and(char::is_uppercase)
+        && chars.all(|c| {
+            let ok = c.is_lowercase() || c == '\'' || c == '-' || (after_mark && c.is_uppercase());
+            after_mark = c == '\'' || c == '-';
+            ok
+        })
 }
 
 /// A 32-bit key of a word, lowercased (FNV-1a), never 0: how a question's words are compared
@@ -92,6 +117,33 @@ mod tests {
         let t = Traits::of("Mei: how far is Olympic distance again?");
         assert_eq!(t.speaker, word_key("mei"));
         assert!(t.asks);
+        assert_eq!(Traits::of("Niamh O'Connor: hi").speaker, word_key("niamh"));
+        assert_eq!(
+            Traits::of("Esther Nakamura-Reid: hi").speaker,
+            word_key("esther")
+        );
+        assert_eq!(Traits::of("Jean-Luc: hi").speaker, word_key("jean"));
+    }
+
+    #[test]
+    fn a_question_mark_asks_only_where_a_sentence_ends() {
+        for text in [
+            "Is it?",
+            "Is it? Yes.",
+            "He said \"why?\"",
+            "(really?)",
+            "Really?!",
+        ] {
+            assert!(Traits::of(text).asks, "{text}");
+        }
+        for text in [
+            "see https://x.org/a?id=3",
+            "let v = f()?;",
+            "x = a ?b",
+            "??=",
+        ] {
+            assert!(!Traits::of(text).asks, "{text}");
+        }
     }
 
     #[test]
@@ -101,6 +153,9 @@ mod tests {
             "Note:",
             "the server says: 502",
             "Fix the Bug In The Parser Now: it fails",
+            "TODO: rename the crate",
+            "TypeError: x is undefined",
+            "ERROR: 502",
             "",
         ] {
             assert_eq!(Traits::of(text).speaker, 0, "{text}");
