@@ -530,7 +530,7 @@ impl HistoryCache {
         Self::default()
     }
 
-    /// Placement the semantic signal of request search on or off (setting
+    /// Turns the semantic signal of request search on or off (setting
     /// `copilotChatSecretary.search.semantic`); the next search rebuilds the index.
     pub fn set_semantic(&self, on: bool) {
         self.lexical_only.set(!on);

@@ -370,20 +370,17 @@ fn dialog_ranks(hits: &[HybridHit], dialog: impl Fn(usize) -> Option<u32>) -> Ve
 }
 
 /// Where request `doc` falls in its dialog: 0 for the first, 1 for the last (0 alone or in
-/// none).
+/// none). Two binary searches ([`Placement`]'s dialog numbers never decrease), not a walk
+/// through a dialog that may hold thousands of requests.
 fn position(dialogs: &[u32], doc: usize) -> f32 {
     let Some(&own) = dialogs.get(doc) else {
         return 0.0;
     };
-    let before = dialogs[..doc]
-        .iter()
-        .rev()
-        .take_while(|&&d| d == own)
-        .count();
-    let after = dialogs[doc + 1..].iter().take_while(|&&d| d == own).count();
-    let len = before + after + 1;
+    let first = dialogs[..doc].partition_point(|&d| d < own);
+    let end = doc + dialogs[doc..].partition_point(|&d| d <= own);
+    let len = end - first;
     if len > 1 {
-        before as f32 / (len - 1) as f32
+        (doc - first) as f32 / (len - 1) as f32
     } else {
         0.0
     }
