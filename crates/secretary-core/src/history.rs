@@ -567,6 +567,8 @@ impl HistoryCache {
 mod tests {
     use super::*;
 
+    use crate::search::request_rerank::testing;
+
     /// 60 requests of dialog 0 rank above those of dialog 1 (documents 60 to 65). Searching
     /// among dialog 1's alone (a session filter), support is given among them: document 62 sits
     /// beside dialog 1's best (61) and passes 65, though all of them are past the first 50 of
@@ -612,21 +614,6 @@ mod tests {
         assert_eq!(order("Where did Sam ride?"), [61, 62, 65, 60]);
     }
 
-    /// A request reranker whose one stump sends the first result (rank feature 1) below the
-    /// others: whether it ran shows in the order.
-    fn first_goes_last() -> RequestReranker {
-        use crate::search::request_rerank::FEATURE_NAMES;
-        use crate::search::rerank::Forest;
-        let at = FEATURE_NAMES.iter().position(|n| *n == "rank").unwrap();
-        let text = format!(
-            r#"{{"format":"secretary-forest-2","features":{},"depth":1,
-                "trees":[{{"feature":[{at}],"threshold":[0.75],"leaf":[1,-1]}}]}}"#,
-            serde_json::to_string(&FEATURE_NAMES).unwrap()
-        );
-        let model = Box::leak(Box::new(Forest::parse(&text, &FEATURE_NAMES).unwrap()));
-        RequestReranker { depth: 20, model }
-    }
-
     /// The request reranker runs for an undated question in the third person over several
     /// dialogs, and not among one dialog's requests (a session filter) or for a question that
     /// names a time, which it was not fitted on.
@@ -644,22 +631,21 @@ mod tests {
                 "Sam: A flat tyre on the bike.",
             ],
         ];
-        let mut docs = Vec::new();
-        let mut dialogs = Vec::new();
-        let mut times = Vec::new();
-        for (s, turns) in sessions.iter().enumerate() {
-            push_dialog_documents(turns, &mut docs);
-            dialogs.resize(dialogs.len() + turns.len(), s as u32);
-            // March and April 2024.
-            let day = 1_709_251_200_000 + s as i64 * 31 * 86_400_000;
-            times.extend((0..turns.len()).map(|i| Some(day + i as i64 * 30_000)));
-        }
+        // March and April 2024.
+        let (docs, dialogs, times) =
+            testing::sessions(&sessions, 1_709_251_200_000, 31 * 86_400_000);
         let plain = HybridOptions {
             request_rerank: None,
             ..request_options(true)
         };
+        // One stump sends the first result (rank feature 1) below the others: whether the
+        // reranker ran shows in the order.
+        let first_goes_last = RequestReranker {
+            depth: 20,
+            model: testing::stump("rank", 0.75, 1.0, -1.0),
+        };
         let reranked = HybridOptions {
-            request_rerank: Some(first_goes_last()),
+            request_rerank: Some(first_goes_last),
             ..request_options(true)
         };
         let with = HybridIndex::with_options(&docs, reranked);

@@ -396,7 +396,7 @@ impl Index {
             return Vec::new();
         }
         let lexical = self.score_all(query);
-        if lexical.qterms.is_empty() {
+        if lexical.words.qterms.is_empty() {
             return Vec::new();
         }
 
@@ -440,6 +440,9 @@ impl Index {
 /// A query's words with their IDFs ([`Index::query_words`]).
 pub struct QueryWords {
     qterms: Vec<QueryTerm>,
+    /// Per query word, the highest BM25 IDF of its terms: what [`Index::match_profile`] and
+    /// [`Index::held_share`] weigh the word by, the same for every document, so found once per
+    /// query.
     idfs: Vec<f32>,
 }
 
@@ -448,21 +451,19 @@ pub struct QueryWords {
 pub(crate) struct LexicalScores {
     pub scores: Vec<f32>,
     pub touched: Vec<u32>,
-    qterms: Vec<QueryTerm>,
-    /// Per query word, the highest BM25 IDF of its terms: what [`Index::match_profile`] weighs
-    /// the word by, the same for every document, so found once per query.
-    idfs: Vec<f32>,
+    /// The query's words, scored.
+    words: QueryWords,
 }
 
 impl Index {
     /// The lexical score of every document for `query` (the dense form of [`Index::search`]).
     pub(crate) fn score_all(&self, query: &str) -> LexicalScores {
-        let qterms = self.query_terms(query);
+        let words = self.query_words(query);
         // Dense accumulator: one add per posting, no hashing. Every weight is positive, so a
         // zero score means "not touched yet".
         let mut scores = vec![0f32; self.n_docs];
         let mut touched: Vec<u32> = Vec::new();
-        for qt in &qterms {
+        for qt in &words.qterms {
             for &(id, factor) in &qt.terms {
                 let (docs, weights) = self.postings(id);
                 for (&d, &w) in docs.iter().zip(weights) {
@@ -474,33 +475,26 @@ impl Index {
                 }
             }
         }
-        let idfs = self.word_idfs(&qterms);
         LexicalScores {
             scores,
             touched,
-            qterms,
-            idfs,
+            words,
         }
     }
 
-    /// Per query word, the highest BM25 IDF of its terms.
-    fn word_idfs(&self, qterms: &[QueryTerm]) -> Vec<f32> {
+    /// `query`'s words and their IDFs: what [`Index::score_all`] scores, and what
+    /// [`Index::held_share`] asks a few documents about without scoring every document.
+    pub fn query_words(&self, query: &str) -> QueryWords {
+        let qterms = self.query_terms(query);
         let n = self.n_docs as f32;
-        qterms
+        let idfs = qterms
             .iter()
             .map(|qt| {
                 qt.terms.iter().fold(0f32, |idf, &(id, _)| {
                     idf.max(bm25_idf(n, self.postings(id).0.len() as f32))
                 })
             })
-            .collect()
-    }
-
-    /// `query`'s words and their IDFs, for [`Index::held_share`]: what a few documents hold of
-    /// a query, without scoring every document.
-    pub fn query_words(&self, query: &str) -> QueryWords {
-        let qterms = self.query_terms(query);
-        let idfs = self.word_idfs(&qterms);
+            .collect();
         QueryWords { qterms, idfs }
     }
 
@@ -529,6 +523,7 @@ impl Index {
     /// context), as in [`Hit::matched`].
     pub(crate) fn matched_words(&self, lexical: &LexicalScores, d: u32) -> Vec<String> {
         lexical
+            .words
             .qterms
             .iter()
             .filter(|qt| qt.terms.iter().any(|&(id, _)| self.holds_own(id, d)))
@@ -567,7 +562,7 @@ impl Index {
             _ => &[],
         };
         let mut total = 0.0f32;
-        for (qt, &idf) in lexical.qterms.iter().zip(&lexical.idfs) {
+        for (qt, &idf) in lexical.words.qterms.iter().zip(&lexical.words.idfs) {
             let (mut exact, mut prefix, mut name) = (false, false, false);
             for &(id, factor) in &qt.terms {
                 if self.holds_own(id, d) {

@@ -386,11 +386,54 @@ fn position(dialogs: &[u32], doc: usize) -> f32 {
     }
 }
 
+/// What the tests of the request reranker and of its callers build.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Forest, FEATURE_NAMES};
+    use crate::history::push_dialog_documents;
+    use crate::search::rerank::forest_json;
+    use crate::search::Document;
+
+    /// A forest of one stump: a candidate whose `feature` is at or below `threshold` scores
+    /// `low`, any other `high`.
+    pub(crate) fn stump(feature: &str, threshold: f64, low: f64, high: f64) -> &'static Forest {
+        let at = FEATURE_NAMES
+            .iter()
+            .position(|n| *n == feature)
+            .expect(feature);
+        let tree =
+            format!(r#"{{"feature":[{at}],"threshold":[{threshold}],"leaf":[{low},{high}]}}"#);
+        let text = forest_json(&FEATURE_NAMES, 1, &tree);
+        Box::leak(Box::new(
+            Forest::parse(&text, &FEATURE_NAMES).expect("a forest"),
+        ))
+    }
+
+    /// The documents of `sessions` (each a dialog of requests), their dialogs and times: session
+    /// `s` starts at `start + s * gap` milliseconds, a request every 30 s.
+    pub(crate) fn sessions(
+        sessions: &[&[&str]],
+        start: i64,
+        gap: i64,
+    ) -> (Vec<Document>, Vec<u32>, Vec<Option<i64>>) {
+        let mut docs = Vec::new();
+        let mut dialogs = Vec::new();
+        let mut times = Vec::new();
+        for (s, turns) in sessions.iter().enumerate() {
+            push_dialog_documents(turns, &mut docs);
+            dialogs.resize(dialogs.len() + turns.len(), s as u32);
+            let day = start + s as i64 * gap;
+            times.extend((0..turns.len()).map(|i| Some(day + i as i64 * 30_000)));
+        }
+        (docs, dialogs, times)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    use crate::history::{push_dialog_documents, request_options};
+    use crate::history::request_options;
     use crate::search::HybridOptions;
 
     #[test]
@@ -404,27 +447,20 @@ mod tests {
 
     /// Two sessions of a chat (documents 0 to 3 and 4 to 6), the second a day later.
     fn chat() -> (HybridIndex, Vec<u32>, Vec<Option<i64>>) {
-        let sessions = [
-            vec![
+        let sessions: [&[&str]; 2] = [
+            &[
                 "Nora: How's the new bike?",
                 "Sam: I took it out on Sauvie Island on Sunday and did 50 km.",
                 "Nora: Wow, that's far!",
                 "Sam: My legs were jelly after.",
             ],
-            vec![
+            &[
                 "Nora: Are you riding the bike to work now?",
                 "Sam: Twice a week, it's 12 km each way.",
                 "Nora: Nice.",
             ],
         ];
-        let mut docs = Vec::new();
-        let mut dialogs = Vec::new();
-        let mut times = Vec::new();
-        for (s, turns) in sessions.iter().enumerate() {
-            push_dialog_documents(turns, &mut docs);
-            dialogs.resize(dialogs.len() + turns.len(), s as u32);
-            times.extend((0..turns.len()).map(|i| Some(s as i64 * 86_400_000 + i as i64)));
-        }
+        let (docs, dialogs, times) = testing::sessions(&sessions, 0, 86_400_000);
         let options = HybridOptions {
             request_rerank: None,
             ..request_options(true)
@@ -488,19 +524,6 @@ mod tests {
         assert_eq!(at(0, "question_word"), 2.0);
     }
 
-    /// A forest of one stump on `asks`: a turn that asks scores -1, any other +1.
-    fn stump_on_asks() -> &'static Forest {
-        let at = feature("asks");
-        let text = format!(
-            r#"{{"format":"secretary-forest-2","features":{names},"depth":1,
-                "trees":[{{"feature":[{at}],"threshold":[0.5],"leaf":[1,-1]}}]}}"#,
-            names = serde_json::to_string(&FEATURE_NAMES).unwrap(),
-        );
-        Box::leak(Box::new(
-            Forest::parse(&text, &FEATURE_NAMES).expect("a forest"),
-        ))
-    }
-
     #[test]
     fn the_model_decides_the_order_of_the_first_results() {
         let (index, dialogs, times) = chat();
@@ -508,9 +531,10 @@ mod tests {
             dialogs: &dialogs,
             times: &times,
         };
+        // A turn that asks scores -1, any other +1.
         let reranker = RequestReranker {
             depth: 3,
-            model: stump_on_asks(),
+            model: testing::stump("asks", 0.5, 1.0, -1.0),
         };
         // 0 and 4 ask; 5 is past the depth and stays last, below every reordered score.
         let mut hits: Vec<HybridHit> = [(0, 2.0), (4, 1.9), (1, 1.8), (5, 1.7)]

@@ -414,6 +414,16 @@ pub(crate) fn ranks(hits: &[HybridHit], key: impl Fn(&HybridHit) -> f32) -> Vec<
     rank
 }
 
+/// A forest file fitted on the features `names`, of `trees` (JSON objects, comma-separated) of
+/// depth `depth`: what the tests of both rerankers parse.
+#[cfg(test)]
+pub(crate) fn forest_json(names: &[&str], depth: u32, trees: &str) -> String {
+    let names = serde_json::to_string(names).unwrap_or_default();
+    format!(
+        r#"{{"format":"{FOREST_FORMAT}","features":{names},"depth":{depth},"trees":[{trees}]}}"#
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,10 +443,7 @@ mod tests {
 
     /// A forest file of `depth` with the trees `trees` (JSON objects, comma-separated).
     fn forest(depth: u32, trees: &str) -> String {
-        let names = serde_json::to_string(&FEATURE_NAMES).unwrap_or_default();
-        format!(
-            r#"{{"format":"{FOREST_FORMAT}","features":{names},"depth":{depth},"trees":[{trees}]}}"#
-        )
+        forest_json(&FEATURE_NAMES, depth, trees)
     }
 
     fn leaked(text: &str) -> &'static Forest {
