@@ -39,14 +39,14 @@ use load::{read_forest, read_forest_of, read_table};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use secretary_core::history::{push_dialog_documents, rank_with_dates, request_options};
+use secretary_core::history::{
+    push_dialog_documents, rank_with_dates, request_options, rerank_candidates,
+};
 use secretary_core::search::embed::Table;
-use secretary_core::search::neighbours::third_person_question;
 use secretary_core::search::request_rerank::{
     self, Placement, RequestReranker, FEATURE_NAMES as REQUEST_FEATURE_NAMES,
 };
 use secretary_core::search::rerank::{Forest, Reranker, FEATURE_NAMES};
-use secretary_core::search::when;
 use secretary_core::search::{Document, HybridHit, HybridIndex, HybridOptions, SearchOptions};
 
 struct Bench {
@@ -608,10 +608,10 @@ fn dump_features(bench: &Bench, table: &'static Table, path: &str) -> Result<(),
 }
 
 /// Writes, for every question in the third person that names no time, its first 20 results as
-/// `search_requests` ranks them before the request reranker (after neighbour support), with the
-/// request reranker's features, as CSV for `scripts/rerank/fit_trees.py`: `tune` and `train`
-/// questions as half A (what it is fitted on), the others as B; label 1 for the evidence
-/// request.
+/// `search_requests` gives them to the request reranker ([`rerank_candidates`]: after neighbour
+/// support; the same gate and the same list), with the request reranker's features, as CSV for
+/// `scripts/rerank/fit_trees.py`: `tune` and `train` questions as half A (what it is fitted
+/// on), the others as B; label 1 for the evidence request.
 fn dump_request_features(bench: &Bench, table: &'static Table, path: &str) -> Result<(), String> {
     let (docs, refs) = documents(bench, true);
     let options = HybridOptions {
@@ -626,22 +626,16 @@ fn dump_request_features(bench: &Bench, table: &'static Table, path: &str) -> Re
         times: &times,
     };
     let mut out = format!("query,half,label,{}\n", REQUEST_FEATURE_NAMES.join(","));
-    let anchor = times.iter().flatten().copied().max();
     for (i, q) in bench.questions.iter().enumerate() {
-        // What search_requests reranks: questions in the third person that name no time.
-        let dated = anchor.is_some_and(|anchor| when::parse(&q.text, anchor).is_some());
-        if !third_person_question(&q.text) || dated {
+        // What search_requests reranks, as it gives it to the reranker.
+        let Some(hits) = rerank_candidates(&index, &times, &dialogs, &q.text) else {
             continue;
-        }
+        };
         let half = if q.split == "tune" || q.split == "train" {
             "A"
         } else {
             "B"
         };
-        let hits: Vec<HybridHit> = rank_with_dates(&index, &times, &dialogs, &q.text, 20)
-            .into_iter()
-            .map(|(hit, _)| hit)
-            .collect();
         let features = request_rerank::features(&index, placement, &q.text, &hits);
         for (hit, features) in hits.iter().zip(features) {
             let cells: Vec<String> = features.iter().map(|f| format!("{f:.5}")).collect();

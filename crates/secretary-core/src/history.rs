@@ -374,6 +374,38 @@ pub fn rank_requests(
     out
 }
 
+/// What the request reranker is given for `query` over every request: the first
+/// [`RequestReranker::DEPTH`] results as neighbour support leaves them, the order
+/// [`rank_requests`] hands the reranker; `None` for a query it never sees (one naming a time, or
+/// not in the third person). `examples/eval_requests.rs --dump-request-features` fits it on
+/// these, so the reranker is fitted on exactly the questions and candidates it is given.
+pub fn rerank_candidates(
+    index: &HybridIndex,
+    times: &[Option<i64>],
+    dialogs: &[u32],
+    query: &str,
+) -> Option<Vec<HybridHit>> {
+    let anchor = times.iter().flatten().copied().max();
+    let dated = anchor.is_some_and(|anchor| when::parse(query, anchor).is_some());
+    if dated || !neighbours::third_person_question(query) {
+        return None;
+    }
+    let layout = Layout {
+        times,
+        dialogs,
+        keep: &|_| true,
+    };
+    let asked = Asked {
+        index,
+        query,
+        third_person: true,
+        reranker: None,
+    };
+    Some(supported(&layout, &asked, RequestReranker::DEPTH, |n| {
+        index.search(query, n)
+    }))
+}
+
 /// [`rank_requests`] over every request.
 pub fn rank_with_dates(
     index: &HybridIndex,
@@ -619,37 +651,8 @@ mod tests {
     /// names a time, which it was not fitted on.
     #[test]
     fn the_request_reranker_is_given_what_it_was_fitted_on() {
-        let sessions: [&[&str]; 2] = [
-            &[
-                "Sam: I rode the new bike to Sauvie Island.",
-                "Nora: How far?",
-                "Sam: 50 km.",
-            ],
-            &[
-                "Sam: The bike is in the shop.",
-                "Nora: Again?",
-                "Sam: A flat tyre on the bike.",
-            ],
-        ];
-        // March and April 2024.
-        let (docs, dialogs, times) =
-            testing::sessions(&sessions, 1_709_251_200_000, 31 * 86_400_000);
-        let plain = HybridOptions {
-            request_rerank: None,
-            ..request_options(true)
-        };
-        // One stump sends the first result (rank feature 1) below the others: whether the
-        // reranker ran shows in the order.
-        let first_goes_last = RequestReranker {
-            depth: 20,
-            model: testing::stump("rank", 0.75, 1.0, -1.0),
-        };
-        let reranked = HybridOptions {
-            request_rerank: Some(first_goes_last),
-            ..request_options(true)
-        };
-        let with = HybridIndex::with_options(&docs, reranked);
-        let without = HybridIndex::with_options(&docs, plain);
+        let (docs, dialogs, times) = bike_sessions();
+        let (with, without) = with_and_without(&docs, first_goes_last());
         let order = |index: &HybridIndex, query: &str, keep: &dyn Fn(usize) -> bool| {
             let layout = Layout {
                 times: &times,
@@ -672,5 +675,80 @@ mod tests {
         );
         let dated = "Where did Sam ride the bike since March?";
         assert_eq!(order(&with, dated, &all), order(&without, dated, &all));
+    }
+
+    /// What `eval_requests --dump-request-features` fits the reranker on is what the search
+    /// gives it: the same candidates in the same order, and no question the search keeps from
+    /// it (one naming a time, one in the first person).
+    #[test]
+    fn rerank_candidates_are_what_the_reranker_is_given() {
+        let (docs, dialogs, times) = bike_sessions();
+        let reranker = first_goes_last();
+        let (with, without) = with_and_without(&docs, reranker);
+        let question = "Where did Sam ride the bike?";
+        let mut given = rerank_candidates(&without, &times, &dialogs, question).expect("taken");
+        assert!(given.len() > 1);
+        let placement = Placement {
+            dialogs: &dialogs,
+            times: &times,
+        };
+        reranker.apply(&with, placement, question, &mut given);
+        let searched = rank_with_dates(&with, &times, &dialogs, question, RequestReranker::DEPTH);
+        let docs_of = |hits: Vec<HybridHit>| hits.iter().map(|h| h.doc).collect::<Vec<_>>();
+        assert_eq!(
+            docs_of(given),
+            docs_of(searched.into_iter().map(|(h, _)| h).collect())
+        );
+        for kept_from_it in [
+            "Where did Sam ride the bike since March?",
+            "Where did I ride the bike?",
+        ] {
+            assert!(rerank_candidates(&without, &times, &dialogs, kept_from_it).is_none());
+        }
+    }
+
+    /// Two sessions of Sam and Nora about a bike, in March and April 2024.
+    fn bike_sessions() -> (Vec<Document>, Vec<u32>, Vec<Option<i64>>) {
+        let sessions: [&[&str]; 2] = [
+            &[
+                "Sam: I rode the new bike to Sauvie Island.",
+                "Nora: How far?",
+                "Sam: 50 km.",
+            ],
+            &[
+                "Sam: The bike is in the shop.",
+                "Nora: Again?",
+                "Sam: A flat tyre on the bike.",
+            ],
+        ];
+        testing::sessions(&sessions, 1_709_251_200_000, 31 * 86_400_000)
+    }
+
+    /// One stump that sends the first result (rank feature 1) below the others: whether the
+    /// reranker ran shows in the order.
+    fn first_goes_last() -> RequestReranker {
+        RequestReranker {
+            depth: RequestReranker::DEPTH,
+            model: testing::stump("rank", 0.75, 1.0, -1.0),
+        }
+    }
+
+    /// Indexes of `docs` with `reranker` and with no request reranker.
+    fn with_and_without(
+        docs: &[Document],
+        reranker: RequestReranker,
+    ) -> (HybridIndex, HybridIndex) {
+        let with = HybridOptions {
+            request_rerank: Some(reranker),
+            ..request_options(true)
+        };
+        let without = HybridOptions {
+            request_rerank: None,
+            ..request_options(true)
+        };
+        (
+            HybridIndex::with_options(docs, with),
+            HybridIndex::with_options(docs, without),
+        )
     }
 }

@@ -83,6 +83,9 @@ pub struct Placement<'a> {
 }
 
 impl RequestReranker {
+    /// How many of the first results the committed reranker reorders.
+    pub const DEPTH: usize = 20;
+
     /// The reranker of past-request search: the committed forest (`assets/request-rerank.json`)
     /// over the first 20. `None` only if that file did not parse, which
     /// `the_committed_forest_parses` rules out.
@@ -97,7 +100,10 @@ impl RequestReranker {
                 .ok()
             })
             .as_ref()
-            .map(|model| RequestReranker { depth: 20, model })
+            .map(|model| RequestReranker {
+                depth: RequestReranker::DEPTH,
+                model,
+            })
     }
 
     /// Reorders the first [`RequestReranker::depth`] of `hits` for `query` by the model (see
