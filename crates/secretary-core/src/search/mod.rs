@@ -28,6 +28,7 @@ pub mod eval;
 pub mod hybrid;
 pub mod index;
 mod irregular;
+pub mod match_kernels;
 pub mod neighbours;
 pub mod projection;
 pub mod request_rerank;

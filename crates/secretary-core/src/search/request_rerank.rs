@@ -10,27 +10,32 @@
 //! (LambdaRank) reads those from features that name no word or person: each candidate's scores
 //! and ranks, how its dialog fares among the candidates, what its text says about itself
 //! ([`Traits`]: a question mark, its length, the answer kinds, its speaker), how much of the
-//! question it and its neighbours hold, where its time falls among the candidates', and what
-//! kind of collection the candidates are: a turn that asks means something else among one
-//! person's requests to an assistant, most of which ask.
+//! question it and its neighbours hold, where its time falls among the candidates', what
+//! kind of collection the candidates are (a turn that asks means something else among one
+//! person's requests to an assistant, most of which ask), and how much of it and of its
+//! neighbours lies near each word of the question in meaning ([`match_kernels`]: how many of
+//! their tokens fall in each band of cosine with the question's, which the single best cosine
+//! of the soft match does not tell).
 //!
 //! Fitted by `scripts/rerank/fit_trees.py` on questions never reported: the `tune` chats (1 to
 //! 4) and the `train` chats of `scripts/bench-requests/conversations/`, with and without
 //! speakers' names, and the `tune` questions of the natural set put in the third person (without
 //! them, such questions about requests to an assistant ranked far worse), from what
 //! `examples/eval_requests.rs --dump-request-features` writes (`docs/benchmarks.md`, issue 26,
-//! thirteenth pass). Keywords and questions about one's own requests never reach it.
+//! thirteenth pass; the match kernels, fourteenth). Keywords and questions about one's own
+//! requests never reach it.
 
 use std::sync::OnceLock;
 
 use super::answer_kind::{self, words, NUMBER, TIME};
 use super::index::QueryWords;
+use super::match_kernels::{self, KERNELS};
 use super::rerank::{median, ranks, reorder, Forest};
 use super::traits::{word_key, Traits};
 use super::{HybridHit, HybridIndex};
 
 /// Number of features per candidate.
-pub const FEATURES: usize = 28;
+pub const FEATURES: usize = 28 + 2 * KERNELS;
 
 /// The features' names, in order (the columns `eval_requests --dump-request-features` writes).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -62,6 +67,18 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "held_nearby",
     "median_log_words",
     "asking_share",
+    "kernel_exact",
+    "kernel_09",
+    "kernel_07",
+    "kernel_05",
+    "kernel_03",
+    "kernel_01",
+    "nearby_kernel_exact",
+    "nearby_kernel_09",
+    "nearby_kernel_07",
+    "nearby_kernel_05",
+    "nearby_kernel_03",
+    "nearby_kernel_01",
 ];
 
 /// The request reranker: a model over the first [`RequestReranker::depth`] results.
@@ -175,6 +192,7 @@ pub fn features(
         words: index.lexical().query_words(query),
     };
     let c = Candidates::new(index, placement, hits);
+    let kernels = c.kernels(query);
     (0..hits.len())
         .map(|i| {
             let t = c.traits(hits[i].doc);
@@ -182,7 +200,8 @@ pub fn features(
             let [time, later_rivals, earlier_rivals] = c.in_time(i);
             let [held, held_nearby] = c.held(&asked.words, i);
             let length = f32::from(t.words);
-            [
+            let [alone, nearby] = kernels[i];
+            let named = [
                 c.relative[i],
                 1.0 / (1.0 + i as f32),
                 hits[i].lexical,
@@ -211,7 +230,15 @@ pub fn features(
                 held_nearby,
                 (1.0 + c.median_words).ln(),
                 c.asking_share,
-            ]
+            ];
+            let mut all = [0.0; FEATURES];
+            for (to, from) in all
+                .iter_mut()
+                .zip(named.iter().chain(&alone).chain(&nearby))
+            {
+                *to = *from;
+            }
+            all
         })
         .collect()
 }
@@ -329,15 +356,34 @@ impl<'a> Candidates<'a> {
         [time, rivals(true), rivals(false)]
     }
 
+    /// Candidate `i` and the requests beside it in its dialog.
+    fn nearby(&self, i: usize) -> Vec<usize> {
+        let doc = self.hits[i].doc;
+        let own = self.dialog(doc);
+        (doc.saturating_sub(1)..=doc + 1)
+            .filter(|&d| d == doc || (own.is_some() && self.dialog(d) == own))
+            .collect()
+    }
+
+    /// Each candidate's [`match_kernels`], alone and with the requests beside it (zeros
+    /// without a soft match to take the query's tokens from).
+    fn kernels(&self, query: &str) -> Vec<[[f32; KERNELS]; 2]> {
+        let n = self.hits.len();
+        let (Some(dense), Some(soft)) = (self.index.dense(), self.index.options().soft_match)
+        else {
+            return vec![[[0.0; KERNELS]; 2]; n];
+        };
+        let mut groups: Vec<Vec<usize>> = self.hits.iter().map(|h| vec![h.doc]).collect();
+        groups.extend((0..n).map(|i| self.nearby(i)));
+        let pooled = match_kernels::kernels(&soft, dense, query, &groups);
+        (0..n).map(|i| [pooled[i], pooled[n + i]]).collect()
+    }
+
     /// How much of the question candidate `i` holds in its own text, and with the requests
     /// beside it in its dialog ([`super::Index::held_share`]).
     fn held(&self, words: &QueryWords, i: usize) -> [f32; 2] {
         let doc = self.hits[i].doc;
-        let own = self.dialog(doc);
-        let nearby: Vec<u32> = (doc.saturating_sub(1)..=doc + 1)
-            .filter(|&d| d == doc || (own.is_some() && self.dialog(d) == own))
-            .map(|d| d as u32)
-            .collect();
+        let nearby: Vec<u32> = self.nearby(i).into_iter().map(|d| d as u32).collect();
         let lexical = self.index.lexical();
         [
             lexical.held_share(words, &[doc as u32]),
@@ -528,6 +574,16 @@ mod tests {
         // Turn 1 holds "bike"? No: it says "it"; its neighbour 0 does.
         assert!(at(1, "held_nearby") > at(1, "held"));
         assert_eq!(at(0, "question_word"), 2.0);
+        // The same in meaning: turn 0 says "bike" itself, turn 1 only with its neighbour 0;
+        // with it, turn 1 has more tokens near the question's in every band.
+        assert!(at(0, "kernel_exact") > 0.0);
+        assert!(at(1, "nearby_kernel_exact") > at(1, "kernel_exact"));
+        let bands = ["exact", "09", "07", "05", "03", "01"];
+        for band in bands {
+            let alone = at(1, &format!("kernel_{band}"));
+            assert!(at(1, &format!("nearby_kernel_{band}")) >= alone, "{band}");
+        }
+        assert!(bands.iter().any(|b| at(1, &format!("kernel_{b}")) > 0.0));
     }
 
     #[test]

@@ -111,7 +111,7 @@ impl TokenSets {
 /// The query's tokens and their weights (IDF in the collection), the words of
 /// [`SoftMatch::skip_words`] left out, each token once, at most [`MAX_QUERY_TOKENS`] of them
 /// (the weightiest; ties keep the query's order).
-fn query_tokens(soft: &SoftMatch, dense: &DenseIndex, query: &str) -> Vec<(u32, f32)> {
+pub(super) fn query_tokens(soft: &SoftMatch, dense: &DenseIndex, query: &str) -> Vec<(u32, f32)> {
     let table = dense.table();
     let mut ids = Vec::new();
     for_each_piece(query, &mut |piece: &str| {
@@ -138,7 +138,7 @@ fn query_tokens(soft: &SoftMatch, dense: &DenseIndex, query: &str) -> Vec<(u32, 
 /// (`(cosine - floor) / (1 - floor)`, clamped to `0..=1`): the first results share many tokens,
 /// so each pair is worked out once. The query's rows are widened to 16 bits once, so that each
 /// pair is one SIMD multiply-add loop ([`row_cosine`]) rather than a scalar 32-bit one.
-struct Cosines<'a> {
+pub(super) struct Cosines<'a> {
     table: &'a Table,
     query: &'a [(u32, f32)],
     floor: f32,
@@ -152,7 +152,7 @@ struct Cosines<'a> {
 }
 
 impl<'a> Cosines<'a> {
-    fn new(table: &'a Table, query: &'a [(u32, f32)], floor: f32) -> Cosines<'a> {
+    pub(super) fn new(table: &'a Table, query: &'a [(u32, f32)], floor: f32) -> Cosines<'a> {
         let dims = table.dims();
         let mut rows = Vec::with_capacity(query.len() * dims);
         for &(id, _) in query {
@@ -175,7 +175,7 @@ impl<'a> Cosines<'a> {
     }
 
     /// Token `token`'s floored cosine with each query token, in query order.
-    fn of(&mut self, token: u32) -> &[f32] {
+    pub(super) fn of(&mut self, token: u32) -> &[f32] {
         let n = self.query.len();
         let start = match self.at.get(&token) {
             Some(&start) => start,
