@@ -33,7 +33,8 @@ const CENTRES: [f32; KERNELS - 1] = [0.9, 0.7, 0.5, 0.3, 0.1];
 const REACH: f32 = 0.2;
 
 /// A cosine counts as the same token from here up: [`super::embed::row_cosine`] gives exactly
-/// 1 for one token, and int8 rows of two different tokens are never this close.
+/// 1 for one token, and two different tokens this close are near-duplicates (a plural and its
+/// singular whose rows rounded alike), as good as the same.
 const EXACT: f32 = 0.999;
 
 /// The kernels of each group of documents in `groups` (each group's tokens taken together, once
