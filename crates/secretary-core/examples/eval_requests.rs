@@ -397,7 +397,10 @@ fn run() -> Result<(), String> {
     };
     let mut now = overrides.apply(request_options(true));
     if let Some(model) = request_model {
-        now.request_rerank = Some(RequestReranker { depth: 20, model });
+        now.request_rerank = Some(RequestReranker {
+            depth: RequestReranker::DEPTH,
+            model,
+        });
     }
     let now_lexical = overrides.apply(request_options(false));
     // The default of issue 26's first four passes: the same without the soft match.

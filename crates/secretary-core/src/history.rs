@@ -310,8 +310,7 @@ pub fn rank_requests(
     let times = layout.times;
     // Read once: the gate of neighbour support reads the whole query (its time words too).
     let third_person = neighbours::third_person_question(query);
-    let anchor = times.iter().flatten().copied().max();
-    let Some(dated) = anchor.and_then(|anchor| when::parse(query, anchor)) else {
+    let Some(dated) = time_named(query, times) else {
         let asked = Asked {
             index,
             query,
@@ -385,9 +384,7 @@ pub fn rerank_candidates(
     dialogs: &[u32],
     query: &str,
 ) -> Option<Vec<HybridHit>> {
-    let anchor = times.iter().flatten().copied().max();
-    let dated = anchor.is_some_and(|anchor| when::parse(query, anchor).is_some());
-    if dated || !neighbours::third_person_question(query) {
+    if time_named(query, times).is_some() || !neighbours::third_person_question(query) {
         return None;
     }
     let layout = Layout {
@@ -404,6 +401,13 @@ pub fn rerank_candidates(
     Some(supported(&layout, &asked, RequestReranker::DEPTH, |n| {
         index.search(query, n)
     }))
+}
+
+/// The time `query` names ([`when::parse`]), relative to the newest of `times` (the core has no
+/// clock): what [`rank_requests`] and [`rerank_candidates`] both read a query's time by.
+fn time_named(query: &str, times: &[Option<i64>]) -> Option<when::DatedQuery> {
+    let anchor = times.iter().flatten().copied().max()?;
+    when::parse(query, anchor)
 }
 
 /// [`rank_requests`] over every request.

@@ -253,6 +253,8 @@ struct Candidates<'a> {
     lexical_rank: Vec<usize>,
     semantic_rank: Vec<usize>,
     dialog_rank: Vec<usize>,
+    /// Each one with the requests beside it in its dialog (what `held` and `kernels` read).
+    nearby: Vec<Vec<usize>>,
     median_words: f32,
     /// What kind of collection this is: a chat between people (short turns, a few of them
     /// asking) or one person's requests to an assistant (long, most of them asking). The same
@@ -280,11 +282,13 @@ impl<'a> Candidates<'a> {
             lexical_rank: ranks(hits, |h| h.lexical),
             semantic_rank: ranks(hits, |h| h.semantic),
             dialog_rank: Vec::new(),
+            nearby: Vec::new(),
             median_words: 0.0,
             asking_share: 0.0,
             span: None,
         };
         c.dialog_rank = dialog_ranks(hits, |doc| c.dialog(doc));
+        c.nearby = hits.iter().map(|h| c.beside(h.doc)).collect();
         let words = hits.iter().map(|h| f32::from(c.traits(h.doc).words));
         c.median_words = median(words.collect());
         let asking = hits.iter().filter(|h| c.traits(h.doc).asks).count();
@@ -356,9 +360,8 @@ impl<'a> Candidates<'a> {
         [time, rivals(true), rivals(false)]
     }
 
-    /// Candidate `i` and the requests beside it in its dialog.
-    fn nearby(&self, i: usize) -> Vec<usize> {
-        let doc = self.hits[i].doc;
+    /// Request `doc` and the requests beside it in its dialog.
+    fn beside(&self, doc: usize) -> Vec<usize> {
         let own = self.dialog(doc);
         (doc.saturating_sub(1)..=doc + 1)
             .filter(|&d| d == doc || (own.is_some() && self.dialog(d) == own))
@@ -374,7 +377,7 @@ impl<'a> Candidates<'a> {
             return vec![[[0.0; KERNELS]; 2]; n];
         };
         let mut groups: Vec<Vec<usize>> = self.hits.iter().map(|h| vec![h.doc]).collect();
-        groups.extend((0..n).map(|i| self.nearby(i)));
+        groups.extend(self.nearby.iter().cloned());
         let pooled = match_kernels::kernels(&soft, dense, query, &groups);
         (0..n).map(|i| [pooled[i], pooled[n + i]]).collect()
     }
@@ -383,7 +386,7 @@ impl<'a> Candidates<'a> {
     /// beside it in its dialog ([`super::Index::held_share`]).
     fn held(&self, words: &QueryWords, i: usize) -> [f32; 2] {
         let doc = self.hits[i].doc;
-        let nearby: Vec<u32> = self.nearby(i).into_iter().map(|d| d as u32).collect();
+        let nearby: Vec<u32> = self.nearby[i].iter().map(|&d| d as u32).collect();
         let lexical = self.index.lexical();
         [
             lexical.held_share(words, &[doc as u32]),
