@@ -26,7 +26,7 @@
 //! features (`search::rerank`; `tune` questions as half A, `report` as B) for
 //! `scripts/rerank/fit_trees.py`; `--rerank-model` adds a row ranked with the forest it writes
 //! (tool search's reranker over requests, measured in `docs/benchmarks.md` and not adopted).
-//! `--dump-request-features PATH` writes every question in the third person's first 20 results
+//! `--dump-request-features PATH` writes every question in the third person's first 30 results
 //! before the request reranker (`search::request_rerank`) with its features (`tune` and
 //! `train` questions as half A) for the same script; `--request-rerank-model` ranks the default
 //! rows with the forest it writes instead of the committed one, and the row "no request
@@ -610,7 +610,7 @@ fn dump_features(bench: &Bench, table: &'static Table, path: &str) -> Result<(),
     std::fs::write(path, out).map_err(|e| format!("{path}: {e}"))
 }
 
-/// Writes, for every question in the third person that names no time, its first 20 results as
+/// Writes, for every question in the third person that names no time, its first 30 results as
 /// `search_requests` gives them to the request reranker ([`rerank_candidates`]: after neighbour
 /// support; the same gate and the same list), with the request reranker's features, as CSV for
 /// `scripts/rerank/fit_trees.py`: `tune` and `train` questions as half A (what it is fitted

@@ -81,7 +81,7 @@ const REQUEST_SOFT_MATCH: SoftMatch = SoftMatch {
 /// soft match ([`REQUEST_SOFT_MATCH`]), which long requests need, then by the answer kinds
 /// ([`AnswerKinds::REQUESTS`]: a question about someone's "when" prefers a turn that says one).
 /// For a question in the third person, [`rank_requests`] then gives neighbour support and the
-/// request reranker ([`RequestReranker::requests`]) reorders the first 20.
+/// request reranker ([`RequestReranker::requests`]) reorders the first 30.
 pub fn request_options(semantic: bool) -> HybridOptions {
     let lexical = SearchOptions {
         k1: 1.2,

@@ -17,7 +17,7 @@
 //! which long requests need, then moves up those that say what a question about someone asks
 //! for, a time or a number ([`answer_kind`]); for a question in the third person, results beside
 //! a high one in their dialog move up too ([`neighbours`]), and a learned model reorders the
-//! first 20 ([`request_rerank`], over each request's [`traits`]).
+//! first 30 ([`request_rerank`], over each request's [`traits`]).
 //!
 //! [`when`] reads dates in queries ("last week", "in May") for past-request search.
 

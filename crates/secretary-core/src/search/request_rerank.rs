@@ -1,4 +1,4 @@
-//! The request reranker: a learned model that reorders past-request search's first 20 results
+//! The request reranker: a learned model that reorders past-request search's first 30 results
 //! for a question in the third person ([`super::neighbours::third_person_question`]).
 //!
 //! The fixed steps before it (fusion, the soft match, the answer kinds, neighbour support) each
@@ -101,10 +101,10 @@ pub struct Placement<'a> {
 
 impl RequestReranker {
     /// How many of the first results the committed reranker reorders.
-    pub const DEPTH: usize = 20;
+    pub const DEPTH: usize = 30;
 
     /// The reranker of past-request search: the committed forest (`assets/request-rerank.json`)
-    /// over the first 20. `None` only if that file did not parse, which
+    /// over the first 30. `None` only if that file did not parse, which
     /// `the_committed_forest_parses` rules out.
     pub fn requests() -> Option<RequestReranker> {
         static FOREST: OnceLock<Option<Forest>> = OnceLock::new();
@@ -494,7 +494,7 @@ mod tests {
     #[test]
     fn the_committed_forest_parses() {
         let reranker = RequestReranker::requests().expect("assets/request-rerank.json parses");
-        assert_eq!(reranker.depth, 20);
+        assert_eq!(reranker.depth, 30);
         assert!(!reranker.model.is_empty());
         assert_eq!(request_options(true).request_rerank, Some(reranker));
         assert_eq!(request_options(false).request_rerank, None);
