@@ -467,6 +467,37 @@ fn search_requests_finds_paraphrases_unless_semantic_is_off() {
     assert_eq!(none["total"], 0, "{none}");
 }
 
+/// A session filter on a dialog of the caller's workspace searches through the index the
+/// searches without one keep (the one the cache holds), so a chat alternating the two does not
+/// embed every request again at each call; a dialog of another workspace is still found.
+#[test]
+fn a_session_filter_in_this_workspace_keeps_the_cached_index() {
+    use secretary_core::history::HistoryCache;
+    use std::rc::Rc;
+    let store = store();
+    let history = HistoryCache::new();
+    let ctx = ToolContext::new(Some(&store), Some(WS)).with_history(&history);
+    let search = |args: Value| invoke("search_requests", &args, &ctx).to_value();
+    let all = search(json!({"query": "dark mode"}));
+    assert_eq!(all["results"][0]["sessionId"], "old", "{all}");
+    let kept = history.get(&store, Some(WS));
+    let filtered = search(json!({"query": "dark mode", "sessionId": "old"}));
+    assert_eq!(filtered["results"][0]["index"], 2, "{filtered}");
+    assert!(filtered["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["sessionId"] == "old"));
+    assert!(Rc::ptr_eq(&kept, &history.get(&store, Some(WS))));
+    // Another workspace's dialog: searched among all workspaces.
+    let elsewhere = search(json!({"query": "dark mode", "sessionId": "elsewhere"}));
+    assert_eq!(
+        elsewhere["results"][0]["sessionId"], "elsewhere",
+        "{elsewhere}"
+    );
+    assert_eq!(elsewhere["total"], 1);
+}
+
 /// The one dialog order hosts show (`SessionStore::recent`, the sidebar and the CLI through the
 /// facade's `recentDialogs`): newest first, ties by session id, not by file path.
 #[test]

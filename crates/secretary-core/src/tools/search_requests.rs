@@ -79,18 +79,21 @@ fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
         .as_deref()
         .map(str::trim)
         .filter(|id| !id.is_empty());
-    if let Some(id) = session {
-        match store.get(id) {
+    // A session filter searches that dialog wherever it lives: through the caller's workspace's
+    // index when it lives there (the one the searches without a filter keep warm), through all
+    // workspaces' otherwise. Switching the one cached index's scope for every filtered call
+    // would embed every request again each time a chat alternates the two (seconds at 100,000
+    // requests).
+    let workspace = match session {
+        None => ctx.workspace,
+        Some(id) => match store.get(id) {
             None => return Err(ToolResult::error(errors::session_not_found(id))),
             Some(entry) if !entry.available => return Err(ToolResult::error(errors::NO_CHAT_DATA)),
-            Some(_) => {}
-        }
-    }
-    // A session filter searches that dialog wherever it lives; otherwise the caller's workspace.
-    let workspace = if session.is_some() {
-        None
-    } else {
-        ctx.workspace
+            Some(entry) if ctx.workspace.is_some() && entry.workspace.as_deref() == ctx.workspace => {
+                ctx.workspace
+            }
+            Some(_) => None,
+        },
     };
     let local;
     let index = match ctx.history {
