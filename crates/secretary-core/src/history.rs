@@ -266,22 +266,24 @@ impl RequestIndex {
     /// The best `want` requests for `query`, best first, each with whether it falls in the
     /// time the query names (see [`rank_with_dates`]).
     pub fn search(&self, query: &str, want: usize) -> Vec<(HybridHit, bool)> {
-        self.search_among(query, want, &|_| true)
+        self.search_among(query, want, &|_| true, None)
     }
 
     /// Like [`RequestIndex::search`], among the requests `keep` accepts (by document: an index
     /// into `refs`) alone: neighbour support is then given within them, whatever ranks above
-    /// them elsewhere.
+    /// them elsewhere. `now` is the host's clock, if it has one ([`Layout::now`]).
     pub fn search_among(
         &self,
         query: &str,
         want: usize,
         keep: &dyn Fn(usize) -> bool,
+        now: Option<i64>,
     ) -> Vec<(HybridHit, bool)> {
         let layout = Layout {
             times: &self.times,
             dialogs: &self.dialogs,
             keep,
+            now,
         };
         rank_requests(&self.index, &layout, query, want)
     }
@@ -294,7 +296,16 @@ pub struct Layout<'a> {
     pub times: &'a [Option<i64>],
     pub dialogs: &'a [u32],
     pub keep: &'a dyn Fn(usize) -> bool,
+    /// The host's clock, when it has one. A time in a query is read relative to the newest
+    /// request; with a clock, a request timed more than [`CLOCK_SKEW_MS`] after it cannot be
+    /// the newest, so that one session file with a date years ahead (a wrong clock, or planted)
+    /// does not leave "yesterday" and "last week" of every dialog empty.
+    pub now: Option<i64>,
 }
+
+/// How far after the host's clock a request may be timed and still count as the newest: the
+/// machine that wrote a session (a remote one, a container) may run a little ahead.
+pub const CLOCK_SKEW_MS: i64 = 86_400_000;
 
 /// Ranks requests for a query that may name a time ("docker last week", "in May"): the time
 /// expression is taken out of the query ([`when::parse`], relative to the newest request, the
@@ -313,7 +324,7 @@ pub fn rank_requests(
     let times = layout.times;
     // Read once: the gate of neighbour support reads the whole query (its time words too).
     let third_person = neighbours::third_person_question(query);
-    let Some(dated) = time_named(query, times) else {
+    let Some(dated) = time_named(query, times, layout.now) else {
         let asked = Asked {
             index,
             query,
@@ -387,13 +398,14 @@ pub fn rerank_candidates(
     dialogs: &[u32],
     query: &str,
 ) -> Option<Vec<HybridHit>> {
-    if time_named(query, times).is_some() || !neighbours::third_person_question(query) {
+    if time_named(query, times, None).is_some() || !neighbours::third_person_question(query) {
         return None;
     }
     let layout = Layout {
         times,
         dialogs,
         keep: &|_| true,
+        now: None,
     };
     let asked = Asked {
         index,
@@ -407,9 +419,16 @@ pub fn rerank_candidates(
 }
 
 /// The time `query` names ([`when::parse`]), relative to the newest of `times` (the core has no
-/// clock): what [`rank_requests`] and [`rerank_candidates`] both read a query's time by.
-fn time_named(query: &str, times: &[Option<i64>]) -> Option<when::DatedQuery> {
-    let anchor = times.iter().flatten().copied().max()?;
+/// clock) not later than [`CLOCK_SKEW_MS`] after `now`, the host's clock if it gave one: what
+/// [`rank_requests`] and [`rerank_candidates`] both read a query's time by.
+fn time_named(query: &str, times: &[Option<i64>], now: Option<i64>) -> Option<when::DatedQuery> {
+    let latest = now.map_or(i64::MAX, |now| now.saturating_add(CLOCK_SKEW_MS));
+    let anchor = times
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&t| t <= latest)
+        .max()?;
     when::parse(query, anchor)
 }
 
@@ -425,6 +444,7 @@ pub fn rank_with_dates(
         times,
         dialogs,
         keep: &|_| true,
+        now: None,
     };
     rank_requests(index, &layout, query, want)
 }
@@ -644,6 +664,7 @@ mod tests {
             times: &times,
             dialogs: &dialogs,
             keep: &in_dialog_1,
+            now: None,
         };
         let search = |n: usize| -> Vec<HybridHit> {
             let mut hits: Vec<HybridHit> = (0..60)
@@ -687,6 +708,7 @@ mod tests {
                 times: &times,
                 dialogs: &dialogs,
                 keep,
+                now: None,
             };
             let hits = rank_requests(index, &layout, query, 10);
             hits.iter().map(|(h, _)| h.doc).collect::<Vec<usize>>()

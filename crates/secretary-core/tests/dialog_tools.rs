@@ -467,6 +467,42 @@ fn search_requests_finds_paraphrases_unless_semantic_is_off() {
     assert_eq!(none["total"], 0, "{none}");
 }
 
+/// With the host's clock, a session timed far ahead of it (a wrong clock, or a planted file)
+/// is not the "today" that "yesterday" is read from; a day ahead still is (a remote machine's
+/// clock may run ahead). Without a clock the newest request is today, whatever its date.
+#[test]
+fn a_request_timed_ahead_of_the_clock_does_not_move_today() {
+    const DAY: i64 = 86_400_000;
+    let oct_8 = 1_759_924_800_000; // 2025-10-08T12:00:00Z
+    let mut store = SessionStore::new();
+    let dialogs = [
+        ("a", oct_8, "Rotate the signing keys"),
+        ("b", oct_8 + DAY, "Pin the toolchain version"),
+        ("ahead", oct_8 + 400 * DAY, "A request from next year"),
+    ];
+    for (id, time, text) in dialogs {
+        let bytes = session(id, time, vec![request(&format!("{id}1"), time, text)]);
+        add(&mut store, &format!("/s/{id}.json"), WS, &bytes);
+    }
+    let yesterday = |now: Option<i64>| {
+        let ctx = ToolContext::new(Some(&store), Some(WS));
+        let ctx = match now {
+            Some(now) => ctx.with_now(now),
+            None => ctx,
+        };
+        let args = json!({"query": "what did I ask yesterday"});
+        let found = invoke("search_requests", &args, &ctx).to_value();
+        strs(&found["results"], "sessionId")
+    };
+    let now = oct_8 + DAY + 3_600_000;
+    assert_eq!(yesterday(Some(now)), ["a"]);
+    assert!(yesterday(None).is_empty());
+    // 23 hours ahead of the clock, b is still the newest ("yesterday" the day of a); 26 hours
+    // ahead it is not, a is, and the day before a holds nothing.
+    assert_eq!(yesterday(Some(oct_8 + 3_600_000)), ["a"]);
+    assert!(yesterday(Some(oct_8 - 2 * 3_600_000)).is_empty());
+}
+
 /// A session filter on a dialog of the caller's workspace searches through the index the
 /// searches without one keep (the one the cache holds), so a chat alternating the two does not
 /// embed every request again at each call; a dialog of another workspace is still found.

@@ -51,6 +51,7 @@ impl Secretary {
             .with_catalog(self.catalog())
             .with_examples(self.include_examples)
             .with_caller(call.caller.as_ref(), call.live.as_ref())
+            .with_now(js_sys::Date::now() as i64)
     }
 
     fn catalog(&self) -> &Catalog {

@@ -2,9 +2,10 @@
 //!
 //! [`parse`] finds one time expression in a query and turns it into a span of time, relative to
 //! an anchor (for past requests: the newest request's time, since the core has no clock and the
-//! newest request is, in practice, today). The words of the expression are taken out of the
-//! query, so that "last" and "week" do not match requests that say them; the caller ranks the
-//! requests of the span first ([`crate::history`]).
+//! newest request is, in practice, today; when the host gives its clock, a request timed more
+//! than a day after it is not taken for the newest, see `history::Layout::now`). The words of
+//! the expression are taken out of the query, so that "last" and "week" do not match requests
+//! that say them; the caller ranks the requests of the span first ([`crate::history`]).
 //!
 //! Understood (case-insensitive): `today`, `yesterday`, `this`/`last`/`past`/`previous` `week`,
 //! `month`, `year`, `N days`/`weeks`/`months ago` (N a number, a word up to ten, `a` or `a few`),

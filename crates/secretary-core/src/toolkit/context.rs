@@ -30,6 +30,10 @@ pub struct ToolContext<'a> {
     /// The live copy of the last focused chat, once the host fetched it because a tool asked
     /// (`live_pending`); see `crate::session::live`.
     pub live: Option<&'a LiveCopy>,
+    /// The host's clock (milliseconds since the epoch), when it has one. The core keeps none:
+    /// request search reads "last week" relative to the newest request, and this bounds which
+    /// requests may be the newest (see `history::Layout::now`).
+    pub now: Option<i64>,
 }
 
 impl<'a> ToolContext<'a> {
@@ -43,6 +47,7 @@ impl<'a> ToolContext<'a> {
             include_examples: false,
             caller: None,
             live: None,
+            now: None,
         }
     }
 
@@ -68,6 +73,12 @@ impl<'a> ToolContext<'a> {
     /// The same context offering (or hiding) the example tools.
     pub fn with_examples(mut self, include: bool) -> Self {
         self.include_examples = include;
+        self
+    }
+
+    /// The same context reading the host's clock, `now` in milliseconds since the epoch.
+    pub fn with_now(mut self, now: i64) -> Self {
+        self.now = Some(now);
         self
     }
 

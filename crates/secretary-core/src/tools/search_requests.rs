@@ -103,7 +103,7 @@ fn run(args: Args, ctx: &ToolContext) -> ToolOutcome {
             local.get(store, workspace)
         }
     };
-    let hits = ranked(&index, query, session, limit);
+    let hits = ranked(&index, query, session, limit, ctx.now);
     let results: Vec<Value> = hits
         .iter()
         .filter_map(|(hit, in_time, reference)| {
@@ -138,6 +138,7 @@ fn ranked<'a>(
     query: &str,
     session: Option<&str>,
     limit: usize,
+    now: Option<i64>,
 ) -> Vec<(crate::search::HybridHit, bool, &'a crate::history::RequestRef)> {
     // With a session filter, ask for every hit of that dialog (neighbour support is then given
     // among them, not among the first results of all dialogs).
@@ -153,7 +154,7 @@ fn ranked<'a>(
         limit
     };
     index
-        .search_among(query, want, &in_session)
+        .search_among(query, want, &in_session, now)
         .into_iter()
         .filter_map(|(hit, in_time)| {
             let reference = index.refs.get(hit.doc)?;
