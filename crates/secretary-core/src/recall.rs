@@ -600,7 +600,8 @@ struct LiteMutation {
 }
 
 /// How far past the end of `requests` a mutation may reach before it is ignored (a hostile index
-/// must not allocate much).
+/// must not allocate much; nor may many such lines, the list stopping at
+/// [`crate::session::MAX_REQUESTS`] as the session reader's does).
 const MAX_REQUEST_GAP: usize = 1024;
 
 /// Whether the newest request of a VS Code chat session that has a result is one in which Copilot
@@ -639,7 +640,7 @@ fn apply_result_mutation(results: &mut Vec<Option<bool>>, m: LiteMutation) {
             .and_then(Value::as_u64)
             .and_then(|n| usize::try_from(n).ok());
     let slot = |results: &mut Vec<Option<bool>>, n: usize| -> bool {
-        if n >= results.len() + MAX_REQUEST_GAP {
+        if n >= results.len() + MAX_REQUEST_GAP || n >= crate::session::MAX_REQUESTS {
             return false;
         }
         if n >= results.len() {

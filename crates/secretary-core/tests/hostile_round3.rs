@@ -245,3 +245,53 @@ fn a_request_index_past_2_pow_53_is_refused_not_rounded() {
         );
     }
 }
+
+/// One log line may pad a list by at most a thousand or so empty slots, and a log pads its lists
+/// with at most a budget of them in all: a log of lines each padding a request's message parts
+/// would otherwise ask for gigabytes at 50 bytes a line. Past the budget such lines are refused
+/// and said; the lines after them still apply.
+#[test]
+fn a_log_padding_its_lists_line_after_line_stops_at_a_budget() {
+    let mut entries = vec![initial(vec![req("one")])];
+    for k in 1..=1100u64 {
+        let parts = json!(["requests", 0, "message", "parts"]);
+        entries.push(json!({"kind": 2, "k": parts, "v": [], "i": k * 1000}));
+    }
+    entries.push(json!({"kind": 2, "k": ["requests"], "v": [req("two")]}));
+    let log = lines(&entries);
+    for d in [
+        parse("x.jsonl", log.as_bytes()).unwrap(),
+        parse_with_visitors("x.jsonl", log.as_bytes()).unwrap(),
+    ] {
+        assert_eq!(texts(&d), ["one", "two"]);
+        assert_diagnostic(&d, |n| {
+            n.contains("truncates the message parts past the end") && n.contains("empty slots")
+        });
+    }
+}
+
+/// The hook's reading of a chat log for a compaction stops at the cap on requests, as the
+/// session reader does, however far line after line of results reaches.
+#[test]
+fn the_compaction_check_reads_no_request_past_the_cap() {
+    use secretary_core::recall::vscode_last_result_compacted;
+    let mut entries = vec![initial(vec![])];
+    let compacted = json!({"metadata": {"summary": {"text": "s"}}});
+    for k in 1..=MAX_REQUESTS as u64 / 1000 {
+        let v = if k * 1000 == MAX_REQUESTS as u64 {
+            compacted.clone()
+        } else {
+            json!({})
+        };
+        entries.push(json!({"kind": 1, "k": ["requests", k * 1000, "result"], "v": v}));
+    }
+    let log = lines(&entries);
+    assert!(!vscode_last_result_compacted("x.jsonl", log.as_bytes()));
+    // Under the cap the same line is read.
+    let under = log.replace(
+        &format!(",{MAX_REQUESTS},"),
+        &format!(",{},", MAX_REQUESTS - 1),
+    );
+    assert_ne!(under, log);
+    assert!(vscode_last_result_compacted("x.jsonl", under.as_bytes()));
+}

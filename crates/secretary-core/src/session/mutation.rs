@@ -39,6 +39,28 @@ use super::Path;
 /// allocate gigabytes. (A set or delete past the end is skipped: see `apply_set`.)
 const MAX_GAP: usize = 1024;
 
+/// How many empty slots one log may pad its lists with in all (requests, message parts,
+/// response parts). [`MAX_GAP`] bounds one line, but a 10 MB log of padding lines would still
+/// ask for gigabytes (a 50-byte line buying 1,024 slots); VS Code itself never pads, so a
+/// budget far past any real log refuses the rest of such lines instead.
+pub(crate) const MAX_PADDING: usize = 1 << 20;
+
+/// Takes `gap` empty slots from `budget` (what is left of [`MAX_PADDING`]), or says why not:
+/// past [`MAX_GAP`] on one line, or past the budget of the log.
+fn take_padding(gap: usize, budget: &mut usize, what: &str) -> Result<(), String> {
+    if gap > MAX_GAP {
+        return Err(format!("{what} far past the end"));
+    }
+    if gap > *budget {
+        return Err(format!(
+            "{what} past the end, and the log has already padded its lists with {MAX_PADDING} \
+             empty slots"
+        ));
+    }
+    *budget -= gap;
+    Ok(())
+}
+
 /// One segment of a mutation path.
 #[derive(Debug, Clone, PartialEq)]
 enum Seg {
@@ -462,6 +484,8 @@ pub(crate) struct MutationState {
     dirty_all: bool,
     dirty: Vec<usize>,
     reset: bool,
+    /// What is left of [`MAX_PADDING`].
+    padding_left: usize,
 }
 
 impl MutationState {
@@ -476,6 +500,7 @@ impl MutationState {
             dirty_all: true,
             dirty: Vec::new(),
             reset: false,
+            padding_left: MAX_PADDING,
         }
     }
 
@@ -637,8 +662,11 @@ impl MutationState {
                 Ok(true)
             }
             (Target::ReqSub(n, sub), payload) => {
+                let mut budget = self.padding_left;
                 let rec = self.request_mut(n)?;
-                set_sub(rec, sub, payload)?;
+                let set = set_sub(rec, sub, payload, &mut budget);
+                self.padding_left = budget;
+                set?;
                 self.mark(n);
                 Ok(true)
             }
@@ -678,11 +706,23 @@ impl MutationState {
                 Ok(true)
             }
             (Target::ReqField(n, ReqField::Response), Payload::Response(got)) => {
+                let mut budget = self.padding_left;
                 let rec = self.request_mut(n)?;
-                push_onto(&mut rec.response, got, truncate, RespPart::Other, &RESPONSE)?;
+                let fill = RespPart::Other;
+                let pushed = push_onto(
+                    &mut rec.response,
+                    got,
+                    truncate,
+                    fill,
+                    &RESPONSE,
+                    &mut budget,
+                );
+                self.padding_left = budget;
+                pushed?;
                 Ok(false)
             }
             (Target::ReqSub(n, Sub::MsgParts), Payload::Parts(got)) => {
+                let mut budget = self.padding_left;
                 let rec = self.request_mut(n)?;
                 let Some(Msg::Obj { parts, .. }) = val_mut(&mut rec.message) else {
                     return Err(format!(
@@ -690,7 +730,9 @@ impl MutationState {
                         n + 1
                     ));
                 };
-                push_onto(parts, got, truncate, None, &MESSAGE_PARTS)?;
+                let pushed = push_onto(parts, got, truncate, None, &MESSAGE_PARTS, &mut budget);
+                self.padding_left = budget;
+                pushed?;
                 self.mark(n);
                 Ok(true)
             }
@@ -732,9 +774,9 @@ impl MutationState {
         self.requests_odd = None;
         let old_len = list.len();
         if let Some(len) = truncate {
-            if len > list.len() + MAX_GAP {
-                return Err(format!("truncates `requests` to {len}, far past its end"));
-            }
+            let gap = len.saturating_sub(list.len());
+            let what = format!("truncates `requests` to {len},");
+            take_padding(gap, &mut self.padding_left, &what)?;
             if len < list.len() {
                 list.truncate(len);
             } else {
@@ -912,31 +954,33 @@ struct ListName {
     onto: &'static str,
     /// Why a missing list could not be made (it always can).
     created: &'static str,
-    /// "truncates {past_end}".
-    past_end: &'static str,
+    /// "truncates {list} far past the end".
+    list: &'static str,
 }
 
 const RESPONSE: ListName = ListName {
     onto: "a response that is",
     created: "response could not be created",
-    past_end: "the response far past its end",
+    list: "the response",
 };
 
 const MESSAGE_PARTS: ListName = ListName {
     onto: "message parts that are",
     created: "parts could not be created",
-    past_end: "the message parts far past their end",
+    list: "the message parts",
 };
 
 /// The push of a `.jsonl` log onto a list inside a request (its response, its message's
 /// parts): the list is made when missing or null, truncated or padded with `fill` to
-/// `truncate` first (a gap past [`MAX_GAP`] is refused), then extended with the pushed items.
+/// `truncate` first (a gap past [`MAX_GAP`], or past what is left of the log's `budget` of
+/// padding, is refused), then extended with the pushed items.
 fn push_onto<T: Clone>(
     slot: &mut Option<Got<Vec<T>>>,
     got: Got<Vec<T>>,
     truncate: Option<usize>,
     fill: T,
     name: &ListName,
+    budget: &mut usize,
 ) -> Result<(), String> {
     let items = match got {
         Got::Val(items) => items,
@@ -955,9 +999,8 @@ fn push_onto<T: Clone>(
         }
     };
     if let Some(len) = truncate {
-        if len > list.len() + MAX_GAP {
-            return Err(format!("truncates {}", name.past_end));
-        }
+        let gap = len.saturating_sub(list.len());
+        take_padding(gap, budget, &format!("truncates {}", name.list))?;
         list.resize(len, fill);
     }
     list.extend(items);
@@ -971,7 +1014,14 @@ fn has_odd_fields(rec: &ReqRecord) -> bool {
         || matches!(&rec.model_state, Some(Got::Val(ModelStateRec { value: Some(Got::Val(v)) })) if !(0..=4).contains(v))
 }
 
-fn set_sub(rec: &mut ReqRecord, sub: Sub, payload: Payload) -> Result<(), String> {
+/// Sets a field below a request's field; a part set past the end pads the list with empty
+/// slots, taken from what is left of the log's `budget` of padding.
+fn set_sub(
+    rec: &mut ReqRecord,
+    sub: Sub,
+    payload: Payload,
+    budget: &mut usize,
+) -> Result<(), String> {
     match (sub, payload) {
         (Sub::MsgText, Payload::Str(got)) => match val_mut(&mut rec.message) {
             Some(Msg::Obj { text, .. }) => *text = Some(got),
@@ -984,9 +1034,7 @@ fn set_sub(rec: &mut ReqRecord, sub: Sub, payload: Payload) -> Result<(), String
         (Sub::MsgPart(m), Payload::Part(part)) => {
             let list = msg_parts(rec)?;
             if m >= list.len() {
-                if m - list.len() > MAX_GAP {
-                    return Err("sets a message part far past the end".into());
-                }
+                take_padding(m - list.len(), budget, "sets a message part")?;
                 list.resize(m + 1, None);
             }
             list[m] = part;
@@ -1032,9 +1080,7 @@ fn set_sub(rec: &mut ReqRecord, sub: Sub, payload: Payload) -> Result<(), String
         (Sub::ResponsePart(m), Payload::RespPart(part)) => match val_mut(&mut rec.response) {
             Some(list) => {
                 if m >= list.len() {
-                    if m - list.len() > MAX_GAP {
-                        return Err("sets a response part far past the end".into());
-                    }
+                    take_padding(m - list.len(), budget, "sets a response part")?;
                     list.resize(m + 1, RespPart::Other);
                 }
                 list[m] = part;
