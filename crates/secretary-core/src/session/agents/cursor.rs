@@ -20,6 +20,8 @@
 //! A request is a user bubble (`type` `user` or 1) with text; an empty one is the unsent input
 //! box (or a picture alone) and is skipped. The assistant's bubbles (`ai`, 2) are its answer.
 
+use std::collections::HashMap;
+
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -58,6 +60,27 @@ struct Doc<'a> {
 struct Row {
     key: String,
     value: Option<String>,
+}
+
+/// The rows by key, the first of a key winning (as a scan would find it): a composer of
+/// 100,000 bubbles then costs one lookup each, not a scan of every row for every bubble.
+struct Rows<'a>(HashMap<&'a str, Option<&'a str>>);
+
+impl<'a> Rows<'a> {
+    fn new(rows: &'a [Row]) -> Self {
+        let mut by_key = HashMap::with_capacity(rows.len());
+        for row in rows {
+            by_key
+                .entry(row.key.as_str())
+                .or_insert(row.value.as_deref());
+        }
+        Rows(by_key)
+    }
+
+    /// `None` when there is no row of `key`, `Some(None)` when its value is NULL.
+    fn get(&self, key: &str) -> Option<Option<&'a str>> {
+        self.0.get(key).copied()
+    }
 }
 
 #[derive(Default, Deserialize)]
@@ -138,11 +161,8 @@ pub(crate) fn read(
     };
     state.common.session_id = Some(id.clone());
     state.common.folder = raw_str(doc.folder).and_then(|f| super::continue_dev::folder_of(&f));
-    let value_of = |key: &str| {
-        rows.iter()
-            .find(|r| r.key == key)
-            .map(|r| r.value.as_deref())
-    };
+    let rows = Rows::new(&rows);
+    let value_of = |key: &str| rows.get(key);
     let composer_key = format!("composerData:{id}");
     if let Some(value) = value_of(&composer_key) {
         let value = value.ok_or_else(|| {
@@ -194,7 +214,7 @@ pub(crate) fn read(
 
 /// A composer: its inline `conversation` (late 2024) or the bubbles its headers list, each in a
 /// row `bubbleId:<composer>:<bubble>` (2025).
-fn read_composer(state: &mut CursorState, composer: &Composer, rows: &[Row], id: &str) {
+fn read_composer(state: &mut CursorState, composer: &Composer, rows: &Rows, id: &str) {
     let c = &mut state.common;
     c.title = raw_str(composer.name).filter(|t| !t.trim().is_empty());
     c.start = raw_time(composer.created_at);
@@ -215,11 +235,7 @@ fn read_composer(state: &mut CursorState, composer: &Composer, rows: &[Row], id:
             continue;
         };
         let key = format!("{prefix}{bubble_id}");
-        match rows
-            .iter()
-            .find(|r| r.key == key)
-            .and_then(|r| r.value.as_deref())
-        {
+        match rows.get(&key).flatten() {
             Some(value) => apply_bubble(state, value),
             None => state.missing += 1,
         }
