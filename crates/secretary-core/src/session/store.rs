@@ -16,7 +16,7 @@
 //! shadow nor are shadowed. Unreadable files are always listed (with their error), so hosts can
 //! show them.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -132,12 +132,23 @@ fn better(a: &Entry, b: &Entry) -> bool {
     ka < kb || (ka == kb && a.stored.path < b.stored.path)
 }
 
+/// The files of one session id, and which of them wins.
+#[derive(Debug, Clone, Default)]
+struct Group {
+    /// In path order, so that a lookup by id finds the same file whatever order they came in.
+    paths: BTreeSet<String>,
+    /// The best of the files that compete ([`better`]), the one of them not shadowed; `None`
+    /// when none competes. Kept so that a change to another file weighs that file alone: a
+    /// session id shared by 10,000 files (copies, or planted) must not cost 10,000 for each.
+    winner: Option<String>,
+}
+
 /// Every known session file's dialog. See the module docs for how hosts drive it.
 #[derive(Debug, Clone)]
 pub struct SessionStore {
     entries: BTreeMap<String, Entry>,
-    /// Paths by dialog session id.
-    by_id: HashMap<String, Vec<String>>,
+    /// The files of each dialog session id.
+    by_id: HashMap<String, Group>,
     generation: u64,
     max_bytes: usize,
     /// The sources served (`None`: all); see [`SessionStore::set_sources`].
@@ -218,7 +229,7 @@ impl SessionStore {
             .by_id
             .get(session_id)
             .into_iter()
-            .flatten()
+            .flat_map(|group| &group.paths)
             .filter_map(|p| self.entries.get(p))
             .find(of_source)
         {
@@ -457,7 +468,6 @@ impl SessionStore {
         if !entry.known {
             self.entries.remove(path);
             self.unindex(path, &id);
-            self.refresh_shadows(&id);
             self.generation += 1;
             return;
         }
@@ -466,7 +476,7 @@ impl SessionStore {
         entry.stored.error = None;
         entry.meta = None;
         entry.reader = None;
-        self.refresh_shadows(&id);
+        self.refresh_shadows(&id, Some(path));
         if changed {
             self.generation += 1;
         }
@@ -504,9 +514,9 @@ impl SessionStore {
 
     /// The dialog for a session id: the preferred file of that session (see the module docs).
     pub fn get(&self, session_id: &str) -> Option<&StoredDialog> {
-        let paths = self.by_id.get(session_id)?;
+        let group = self.by_id.get(session_id)?;
         let mut best: Option<&Entry> = None;
-        for entry in paths.iter().filter_map(|p| self.entries.get(p)) {
+        for entry in group.paths.iter().filter_map(|p| self.entries.get(p)) {
             if entry.shadowed || !self.serves(entry) {
                 continue;
             }
@@ -543,47 +553,84 @@ impl SessionStore {
             .map(|e| &e.stored)
     }
 
+    /// Takes `path` out of `id`'s group; the group's shadows are weighed again only when it was
+    /// the winner.
     fn unindex(&mut self, path: &str, id: &str) {
-        if let Some(paths) = self.by_id.get_mut(id) {
-            paths.retain(|p| p != path);
-            if paths.is_empty() {
-                self.by_id.remove(id);
-            }
+        let Some(group) = self.by_id.get_mut(id) else {
+            return;
+        };
+        group.paths.remove(path);
+        if group.paths.is_empty() {
+            self.by_id.remove(id);
+        } else if group.winner.as_deref() == Some(path) {
+            group.winner = None;
+            self.refresh_shadows(id, None);
         }
     }
 
-    /// Moves `path` from `old_id`'s group to `new_id`'s and recomputes both groups' shadows.
+    /// Moves `path` from `old_id`'s group to `new_id`'s and settles the shadows of both.
     fn reindex(&mut self, path: &str, old_id: &str, new_id: &str) {
         if old_id != new_id {
             self.unindex(path, old_id);
-            self.refresh_shadows(old_id);
         }
-        let paths = self.by_id.entry(new_id.to_owned()).or_default();
-        if !paths.iter().any(|p| p == path) {
-            paths.push(path.to_owned());
+        let group = self.by_id.entry(new_id.to_owned()).or_default();
+        if !group.paths.contains(path) {
+            group.paths.insert(path.to_owned());
         }
-        self.refresh_shadows(new_id);
+        self.refresh_shadows(new_id, Some(path));
     }
 
-    /// Recomputes which files of one session are shadowed.
-    fn refresh_shadows(&mut self, id: &str) {
-        let Some(paths) = self.by_id.get(id) else {
+    /// Settles which files of one session are shadowed after `changed` (one of them) changed, or
+    /// weighs them all again (`changed` is `None`, or it was the winner and may have lost).
+    fn refresh_shadows(&mut self, id: &str, changed: Option<&str>) {
+        let Some(group) = self.by_id.get_mut(id) else {
             return;
         };
+        if changed.is_some_and(|path| weigh_one(&mut self.entries, group, path)) {
+            return;
+        }
         let mut winner: Option<&Entry> = None;
-        for entry in paths.iter().filter_map(|p| self.entries.get(p)) {
+        for entry in group.paths.iter().filter_map(|p| self.entries.get(p)) {
             if entry.competes() && !matches!(winner, Some(w) if !better(entry, w)) {
                 winner = Some(entry);
             }
         }
-        let winner_path = winner.map(|w| w.stored.path.clone());
-        let paths = paths.clone();
-        for path in paths {
-            if let Some(entry) = self.entries.get_mut(&path) {
-                entry.shadowed = entry.competes() && winner_path.as_deref() != Some(path.as_str());
+        group.winner = winner.map(|w| w.stored.path.clone());
+        for path in &group.paths {
+            if let Some(entry) = self.entries.get_mut(path) {
+                entry.shadowed = entry.competes() && group.winner.as_ref() != Some(path);
             }
         }
     }
+}
+
+/// Settles the shadow of `path` alone, against the group's winner when that is another file
+/// (it stays behind it, or takes its place) or as the only competitor when none competes. False
+/// when `path` was the winner: it may have lost, and the whole group must be weighed again.
+fn weigh_one(entries: &mut BTreeMap<String, Entry>, group: &mut Group, path: &str) -> bool {
+    let Some(entry) = entries.get(path) else {
+        return false;
+    };
+    let competes = entry.competes();
+    let takes_over = match group.winner.as_deref() {
+        Some(winner) if winner == path => return false,
+        Some(winner) => match entries.get(winner) {
+            Some(w) if w.competes() => competes && better(entry, w),
+            _ => return false,
+        },
+        None => competes,
+    };
+    if takes_over {
+        if let Some(old) = group.winner.replace(path.to_owned()) {
+            if let Some(w) = entries.get_mut(&old) {
+                w.shadowed = true;
+            }
+        }
+    }
+    if let Some(entry) = entries.get_mut(path) {
+        entry.shadowed = competes && !takes_over;
+    }
+    true
 }
 
 /// What the store asks of every appendable reader, whatever its line format.
@@ -670,4 +717,97 @@ fn failed_dialog(path: &str, bytes: &[u8], message: &str) -> Dialog {
     dialog.title = "Untitled dialog".to_string();
     dialog.diagnostics = vec![message.to_owned()];
     dialog
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One change a host may make: a file written (as a session of `id`, active at `time`),
+    /// spoilt, or removed.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Write { file: usize, id: usize, time: i64 },
+        Spoil { file: usize },
+        Remove { file: usize },
+    }
+
+    const FILES: [&str; 6] = [
+        "/w/chatSessions/a.json",
+        "/w/chatSessions/a.jsonl",
+        "/w/chatSessions/b.json",
+        "/w/chatSessions/b.jsonl",
+        "/w/chatSessions/c.json",
+        "/w/export.json",
+    ];
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => (0..FILES.len(), 0..3usize, 0..4i64)
+                .prop_map(|(file, id, time)| Op::Write { file, id, time }),
+            1 => (0..FILES.len()).prop_map(|file| Op::Spoil { file }),
+            1 => (0..FILES.len()).prop_map(|file| Op::Remove { file }),
+        ]
+    }
+
+    fn bytes(path: &str, id: usize, time: i64) -> String {
+        let request = format!(
+            r#"{{"requestId":"r","timestamp":{},"message":{{"text":"t"}}}}"#,
+            1000 + time
+        );
+        let session = format!(r#"{{"version":3,"sessionId":"s{id}","requests":[{request}]}}"#);
+        if path.ends_with("export.json") {
+            format!(r#"{{"requests":[{request}]}}"#)
+        } else if path.ends_with(".jsonl") {
+            format!("{{\"kind\":0,\"v\":{session}}}\n")
+        } else {
+            session
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// However files come, change, spoil and go, each session's shadows are those that
+        /// weighing all its files again gives: the winner kept per session stays the best.
+        #[test]
+        fn shadows_kept_per_change_match_a_whole_weighing(ops in prop::collection::vec(op(), 1..40)) {
+            let mut store = SessionStore::new();
+            for (step, op) in ops.iter().enumerate() {
+                let mtime = step as f64 + 1.0;
+                match *op {
+                    Op::Write { file, id, time } => {
+                        let path = FILES[file];
+                        let text = bytes(path, id, time);
+                        let meta = FileMeta { size: text.len() as u64, mtime_ms: mtime };
+                        let _ = store.apply(path, Some("w"), meta, 0, text.as_bytes());
+                    }
+                    Op::Spoil { file } => {
+                        let meta = FileMeta { size: 3, mtime_ms: mtime };
+                        let _ = store.apply(FILES[file], Some("w"), meta, 0, b"{\"v");
+                    }
+                    Op::Remove { file } => store.remove(FILES[file]),
+                }
+                for (id, group) in &store.by_id {
+                    let mut best: Option<&Entry> = None;
+                    for entry in group.paths.iter().filter_map(|p| store.entries.get(p)) {
+                        prop_assert_eq!(&entry.stored.dialog.session_id, id);
+                        if entry.competes() && !matches!(best, Some(b) if !better(entry, b)) {
+                            best = Some(entry);
+                        }
+                    }
+                    let best = best.map(|b| b.stored.path.clone());
+                    prop_assert_eq!(&group.winner, &best, "{:?}", ops);
+                    for path in &group.paths {
+                        let entry = &store.entries[path];
+                        let shadowed = entry.competes() && best.as_ref() != Some(path);
+                        prop_assert_eq!(entry.shadowed, shadowed, "{} after {:?}", path, ops);
+                    }
+                }
+                let grouped: usize = store.by_id.values().map(|g| g.paths.len()).sum();
+                prop_assert_eq!(grouped, store.entries.len());
+            }
+        }
+    }
 }
