@@ -43,14 +43,16 @@ fn segment_matches(pattern: &str, text: &str) -> bool {
     let (mut pi, mut ti) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
+        // A `*` is a wildcard before it is a character: a name holding `*` must not match it
+        // literally and lose the backtrack point (`*.md` against `*a.md`).
+        if pi < p.len() && p[pi] == '*' {
             while pi < p.len() && p[pi] == '*' {
                 pi += 1;
             }
             star = Some((pi, ti));
+        } else if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
         } else if let Some((sp, st)) = star {
             pi = sp;
             ti = st + 1;
@@ -85,6 +87,9 @@ mod tests {
         check("*/*.md", &["x/a.md"], &[]);
         check("a*b*c", &["aXXbYYc"], &["aXXbYY"]);
         check("*.instructions.md", &["python.instructions.md"], &[]);
+        // A `*` in the name is matched by the pattern's `*`, not taken as the same character.
+        check("*.md", &["*a.md", "**.md"], &["*a.txt"]);
+        check("a*", &["a*b"], &["b*"]);
     }
 
     #[test]

@@ -107,15 +107,22 @@ mod tests {
 }
 
 /// Milliseconds since the Unix epoch as ISO 8601 UTC (`2025-10-14T09:12:33.000Z`), the same text
-/// JavaScript's `Date.prototype.toISOString` gives, so hosts and agents read one format.
+/// JavaScript's `Date.prototype.toISOString` gives, so hosts and agents read one format: a
+/// year before 0 or after 9999 (a wrong clock, a hostile file) in its expanded form, a sign and
+/// six digits (`+010000-01-01T00:00:00.000Z`), never as text no ISO reader takes.
 pub fn iso8601(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
     let millis = ms.rem_euclid(1000);
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (year, month, day) = civil_from_days(days);
+    let year = match year {
+        0..=9999 => format!("{year:04}"),
+        _ if year < 0 => format!("-{:06}", year.unsigned_abs()),
+        _ => format!("+{year:06}"),
+    };
     format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        "{year}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
         rem / 3600,
         (rem % 3600) / 60,
         rem % 60
@@ -160,5 +167,17 @@ mod time_tests {
         assert_eq!(iso8601(1_760_434_353_123), "2025-10-14T09:32:33.123Z");
         assert_eq!(iso8601(951_782_400_000), "2000-02-29T00:00:00.000Z");
         assert_eq!(iso8601(-1), "1969-12-31T23:59:59.999Z");
+        // Years outside 0..=9999 as `toISOString` writes them (values from Node).
+        assert_eq!(iso8601(253_402_300_800_000), "+010000-01-01T00:00:00.000Z");
+        assert_eq!(iso8601(-62_198_737_200_000), "-000001-01-01T05:00:00.000Z");
+        assert_eq!(iso8601(-62_167_219_200_000), "0000-01-01T00:00:00.000Z");
+        assert_eq!(
+            iso8601(8_640_000_000_000_000),
+            "+275760-09-13T00:00:00.000Z"
+        );
+        assert_eq!(
+            iso8601(-8_640_000_000_000_000),
+            "-271821-04-20T00:00:00.000Z"
+        );
     }
 }

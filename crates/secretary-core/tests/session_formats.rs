@@ -153,6 +153,25 @@ fn request_status_from_model_state_is_canceled_and_error_details() {
     );
 }
 
+/// A timestamp no millisecond count can hold is said to be out of range, not "a number, not a
+/// number"; the request is kept without a time.
+#[test]
+fn a_timestamp_out_of_range_is_said_so() {
+    let file = r#"{"version":3,"sessionId":"far","requests":[
+        {"message":{"text":"far"},"timestamp":99999999999999999999999},
+        {"message":{"text":"near"},"timestamp":1000}]}"#;
+    let d = parse("far.json", file.as_bytes()).unwrap();
+    assert_eq!(texts(&d), ["far", "near"]);
+    assert_eq!(d.requests[0].timestamp, None);
+    assert_eq!(d.requests[1].timestamp, Some(1000));
+    let diags = d.diagnostics.join("\n");
+    assert!(
+        diags.contains("request 1 has a timestamp that is out of range; ignored"),
+        "{diags}"
+    );
+    assert!(!diags.contains("not a number"), "{diags}");
+}
+
 #[test]
 fn odd_requests_are_kept_and_explained() {
     let file = json!({"version": 3, "sessionId": "odd", "requests": [

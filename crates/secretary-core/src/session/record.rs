@@ -328,8 +328,14 @@ pub(crate) fn to_request(rec: &ReqRecord, index: usize, notes: &mut Vec<String>)
     let text = request_text(rec, notes, index);
     let status = request_status(rec, notes, index);
     if let Some(Got::Wrong(kind)) = &rec.timestamp {
+        // A number is refused only when no millisecond count can hold it.
+        let why = if *kind == "a number" {
+            "out of range".to_owned()
+        } else {
+            format!("{kind}, not a number")
+        };
         notes.push(format!(
-            "request {index} has a timestamp that is {kind}, not a number; ignored"
+            "request {index} has a timestamp that is {why}; ignored"
         ));
     }
     Request {
