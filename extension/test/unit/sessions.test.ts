@@ -161,6 +161,32 @@ test('search_requests ranks the request that matches and returns a snippet', asy
   });
 });
 
+test('search_requests reads "yesterday" by the host clock: a session dated next year does not move today', async () => {
+  await withSamples(async (samples) => {
+    const day = 86_400_000;
+    const now = Date.now();
+    const sessions = [
+      ['clock-a', now - 2 * day, 'Rotate the signing keys'],
+      ['clock-b', now - day, 'Pin the toolchain version'],
+      ['clock-ahead', now + 400 * day, 'A request from next year'],
+    ] as const;
+    for (const [id, time, text] of sessions) {
+      const session = { version: 3, sessionId: id, creationDate: time, requests: [{ requestId: `${id}-1`, timestamp: time, message: { text, parts: [] } }] };
+      fs.writeFileSync(path.join(samples.storage, 'chatSessions', `${id}.json`), JSON.stringify(session));
+    }
+    const { service } = open(samples.dir);
+    await service.start(false);
+    const found = await call(service, 'search_requests', { query: 'what did I ask yesterday' });
+    const results = found.results as { sessionId: string }[];
+    // The newest request not ahead of the clock is clock-b's, so "yesterday" is clock-a's day.
+    assert.deepEqual(
+      results.map((r) => r.sessionId),
+      ['clock-a'],
+      JSON.stringify(found),
+    );
+  });
+});
+
 test('the watcher picks up a new session file without polling', async () => {
   await withWatchingService((storage) => [path.join(storage, 'chatSessions')], 50, async (service, samples) => {
     await service.start(true);
