@@ -549,9 +549,15 @@ impl MutationState {
 
     /// The request at `n`, which must exist and be an object for a path to go through it.
     fn request_mut(&mut self, n: usize) -> Result<&mut ReqRecord, String> {
+        self.request_and_padding(n).map(|(rec, _)| rec)
+    }
+
+    /// [`MutationState::request_mut`] with what is left of the log's padding budget beside it,
+    /// for the pushes and sets that may pad a list inside the request.
+    fn request_and_padding(&mut self, n: usize) -> Result<(&mut ReqRecord, &mut usize), String> {
         let count = self.request_count();
         match self.requests.as_mut().and_then(|r| r.get_mut(n)) {
-            Some(rec) if rec.shape == Shape::Object => Ok(rec),
+            Some(rec) if rec.shape == Shape::Object => Ok((rec, &mut self.padding_left)),
             Some(_) => Err(format!(
                 "goes into request {} which is not an object",
                 n + 1
@@ -662,11 +668,8 @@ impl MutationState {
                 Ok(true)
             }
             (Target::ReqSub(n, sub), payload) => {
-                let mut budget = self.padding_left;
-                let rec = self.request_mut(n)?;
-                let set = set_sub(rec, sub, payload, &mut budget);
-                self.padding_left = budget;
-                set?;
+                let (rec, budget) = self.request_and_padding(n)?;
+                set_sub(rec, sub, payload, budget)?;
                 self.mark(n);
                 Ok(true)
             }
@@ -706,33 +709,20 @@ impl MutationState {
                 Ok(true)
             }
             (Target::ReqField(n, ReqField::Response), Payload::Response(got)) => {
-                let mut budget = self.padding_left;
-                let rec = self.request_mut(n)?;
+                let (rec, budget) = self.request_and_padding(n)?;
                 let fill = RespPart::Other;
-                let pushed = push_onto(
-                    &mut rec.response,
-                    got,
-                    truncate,
-                    fill,
-                    &RESPONSE,
-                    &mut budget,
-                );
-                self.padding_left = budget;
-                pushed?;
+                push_onto(&mut rec.response, got, truncate, fill, &RESPONSE, budget)?;
                 Ok(false)
             }
             (Target::ReqSub(n, Sub::MsgParts), Payload::Parts(got)) => {
-                let mut budget = self.padding_left;
-                let rec = self.request_mut(n)?;
+                let (rec, budget) = self.request_and_padding(n)?;
                 let Some(Msg::Obj { parts, .. }) = val_mut(&mut rec.message) else {
                     return Err(format!(
                         "pushes onto the parts of request {}'s message, which is not an object",
                         n + 1
                     ));
                 };
-                let pushed = push_onto(parts, got, truncate, None, &MESSAGE_PARTS, &mut budget);
-                self.padding_left = budget;
-                pushed?;
+                push_onto(parts, got, truncate, None, &MESSAGE_PARTS, budget)?;
                 self.mark(n);
                 Ok(true)
             }

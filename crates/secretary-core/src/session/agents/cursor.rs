@@ -162,9 +162,8 @@ pub(crate) fn read(
     state.common.session_id = Some(id.clone());
     state.common.folder = raw_str(doc.folder).and_then(|f| super::continue_dev::folder_of(&f));
     let rows = Rows::new(&rows);
-    let value_of = |key: &str| rows.get(key);
     let composer_key = format!("composerData:{id}");
-    if let Some(value) = value_of(&composer_key) {
+    if let Some(value) = rows.get(&composer_key) {
         let value = value.ok_or_else(|| {
             SessionError::NotASession(format!("the row `{composer_key}` is NULL"))
         })?;
@@ -172,7 +171,7 @@ pub(crate) fn read(
         read_composer(&mut state, &composer, &rows, &id);
         return Ok(state);
     }
-    if let Some(Some(value)) = value_of(COMPOSER_LIST_KEY) {
+    if let Some(Some(value)) = rows.get(COMPOSER_LIST_KEY) {
         let list: ComposerList = serde_json::from_str(value).map_err(json_error)?;
         let found = list
             .all_composers
@@ -188,7 +187,7 @@ pub(crate) fn read(
             return Ok(state);
         }
     }
-    if let Some(Some(value)) = value_of(CHAT_DATA_KEY) {
+    if let Some(Some(value)) = rows.get(CHAT_DATA_KEY) {
         let data: ChatData = serde_json::from_str(value).map_err(json_error)?;
         // A tab: `{tabId, chatTitle, lastSendTime, bubbles: [...]}`.
         let found = data.tabs.unwrap_or_default().into_iter().find_map(|raw| {
