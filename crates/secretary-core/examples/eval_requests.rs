@@ -28,7 +28,9 @@
 //! (tool search's reranker over requests, measured in `docs/benchmarks.md` and not adopted).
 //! `--dump-request-features PATH` writes every question in the third person's first 30 results
 //! before the request reranker (`search::request_rerank`) with its features (`tune` and
-//! `train` questions as half A) for the same script; `--request-rerank-model` ranks the default
+//! `train` questions as half A) for the same script, and beside it `PATH.docs`, each row's question
+//! and request number (what `scripts/rerank/teacher_cv.py` joins its own features on);
+//! `--request-rerank-model` ranks the default
 //! rows with the forest it writes instead of the committed one, and the row "no request
 //! reranker" measures the default without it.
 
@@ -629,6 +631,7 @@ fn dump_request_features(bench: &Bench, table: &'static Table, path: &str) -> Re
         times: &times,
     };
     let mut out = format!("query,half,label,{}\n", REQUEST_FEATURE_NAMES.join(","));
+    let mut docs_of_rows = String::new();
     for (i, q) in bench.questions.iter().enumerate() {
         // What search_requests reranks, as it gives it to the reranker.
         let Some(hits) = rerank_candidates(&index, &times, &dialogs, &q.text) else {
@@ -644,9 +647,12 @@ fn dump_request_features(bench: &Bench, table: &'static Table, path: &str) -> Re
             let cells: Vec<String> = features.iter().map(|f| format!("{f:.5}")).collect();
             let label = u8::from(refs[hit.doc] == (q.dialog, q.request));
             out.push_str(&format!("{i},{half},{label},{}\n", cells.join(",")));
+            docs_of_rows.push_str(&format!("{i},{}\n", hit.doc));
         }
     }
-    std::fs::write(path, out).map_err(|e| format!("{path}: {e}"))
+    std::fs::write(path, out).map_err(|e| format!("{path}: {e}"))?;
+    let side = format!("{path}.docs");
+    std::fs::write(&side, docs_of_rows).map_err(|e| format!("{side}: {e}"))
 }
 
 fn main() -> ExitCode {
