@@ -423,6 +423,25 @@ fn store_sources_current_and_find() {
     );
     assert!(store.find(DialogSource::CopilotCli, "c1").is_none());
     assert!(store.find(DialogSource::Vscode, "v1").is_some());
+
+    // A log whose id line is not written yet (a brand-new session) is found by its name: Codex
+    // `rollout-<time>-<id>.jsonl`, Copilot CLI `<id>/events.jsonl`.
+    let rollout = "/h/.codex/sessions/2026/01/01/rollout-2026-01-01T00-00-00-k9.jsonl";
+    let events = "/h/.copilot/session-state/k8/events.jsonl";
+    let codex_line = r#"{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"go"}}"#;
+    let cli_line = r#"{"type":"user.message","data":{"content":"go"},"id":"e1","timestamp":"2026-01-01T00:00:01Z"}"#;
+    for (path, line) in [(rollout, codex_line), (events, cli_line)] {
+        store
+            .apply(path, None, meta(line.len()), 0, line.as_bytes())
+            .unwrap();
+    }
+    assert_eq!(store.find(DialogSource::Codex, "k9").unwrap().path, rollout);
+    assert_eq!(
+        store.find(DialogSource::CopilotCli, "k8").unwrap().path,
+        events
+    );
+    assert!(store.find(DialogSource::Codex, "9").is_none());
+    assert!(store.find(DialogSource::Codex, "k8").is_none());
 }
 
 /// Timing, not a check: `cargo test --release -p secretary-core --test agent_sessions -- --ignored

@@ -235,6 +235,9 @@ impl SessionStore {
         {
             return Some(&found.stored);
         }
+        // Made once: a brand-new chat's id is asked for before its file exists, so this walk
+        // over every file runs on each of its tool calls until then.
+        let dashed = format!("-{session_id}");
         self.entries
             .values()
             .filter(of_source)
@@ -243,7 +246,7 @@ impl SessionStore {
                 let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
                 let stem = base.strip_suffix(".jsonl").unwrap_or(base);
                 stem == session_id
-                    || stem.ends_with(&format!("-{session_id}"))
+                    || stem.ends_with(&dashed)
                     || (stem == "events"
                         && path
                             .rsplit(['/', '\\'])
