@@ -116,7 +116,7 @@ fn cursor_docs(n: usize) -> (String, String) {
 }
 
 /// `n` small sessions applied to one store, all of id `s` (hostile) or each its own.
-fn store_of(n: usize, shared: bool) -> usize {
+fn store_of(n: usize, shared: bool) -> SessionStore {
     let mut store = SessionStore::new();
     for i in 0..n {
         let id = if shared {
@@ -135,7 +135,7 @@ fn store_of(n: usize, shared: bool) -> usize {
         let path = format!("/w/chatSessions/{i}.json");
         let _ = store.apply(&path, Some("w"), meta, 0, text.as_bytes());
     }
-    store.entries().count()
+    store
 }
 
 fn main() {
@@ -170,11 +170,27 @@ fn main() {
         (b_ms, b_mb),
     );
 
-    let (a_ms, a_mb, a) = measured(|| store_of(n, false));
-    let (b_ms, b_mb, b) = measured(|| store_of(n, true));
-    assert_eq!((a, b), (n, 1));
+    let (a_ms, a_mb, honest) = measured(|| store_of(n, false));
+    let (b_ms, b_mb, hostile) = measured(|| store_of(n, true));
+    assert_eq!(
+        (honest.entries().count(), hostile.entries().count()),
+        (n, 1)
+    );
     row(
         &format!("{n} session files sharing one session id"),
+        (a_ms, a_mb),
+        (b_ms, b_mb),
+    );
+    // A tool call names its session by id: each of the n ids once, against the shared one n times.
+    let (a_ms, a_mb, a) = measured(|| {
+        (0..n)
+            .filter(|i| honest.get(&format!("s{i}")).is_some())
+            .count()
+    });
+    let (b_ms, b_mb, b) = measured(|| (0..n).filter(|_| hostile.get("s").is_some()).count());
+    assert_eq!((a, b), (n, n));
+    row(
+        &format!("{n} lookups by session id (`get`) in those stores"),
         (a_ms, a_mb),
         (b_ms, b_mb),
     );

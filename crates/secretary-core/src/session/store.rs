@@ -141,6 +141,9 @@ struct Group {
     /// when none competes. Kept so that a change to another file weighs that file alone: a
     /// session id shared by 10,000 files (copies, or planted) must not cost 10,000 for each.
     winner: Option<String>,
+    /// The files that do not compete (exports, failed reads): never shadowed, so with the
+    /// winner they are all [`SessionStore::get`] weighs, not every copy behind the winner.
+    loose: BTreeSet<String>,
 }
 
 /// Every known session file's dialog. See the module docs for how hosts drive it.
@@ -519,7 +522,8 @@ impl SessionStore {
     pub fn get(&self, session_id: &str) -> Option<&StoredDialog> {
         let group = self.by_id.get(session_id)?;
         let mut best: Option<&Entry> = None;
-        for entry in group.paths.iter().filter_map(|p| self.entries.get(p)) {
+        let unshadowed = group.winner.iter().chain(&group.loose);
+        for entry in unshadowed.filter_map(|p| self.entries.get(p)) {
             if entry.shadowed || !self.serves(entry) {
                 continue;
             }
@@ -563,6 +567,7 @@ impl SessionStore {
             return;
         };
         group.paths.remove(path);
+        group.loose.remove(path);
         if group.paths.is_empty() {
             self.by_id.remove(id);
         } else if group.winner.as_deref() == Some(path) {
@@ -599,9 +604,13 @@ impl SessionStore {
             }
         }
         group.winner = winner.map(|w| w.stored.path.clone());
+        group.loose.clear();
         for path in &group.paths {
             if let Some(entry) = self.entries.get_mut(path) {
                 entry.shadowed = entry.competes() && group.winner.as_ref() != Some(path);
+                if !entry.competes() {
+                    group.loose.insert(path.clone());
+                }
             }
         }
     }
@@ -632,6 +641,11 @@ fn weigh_one(entries: &mut BTreeMap<String, Entry>, group: &mut Group, path: &st
     }
     if let Some(entry) = entries.get_mut(path) {
         entry.shadowed = competes && !takes_over;
+    }
+    if competes {
+        group.loose.remove(path);
+    } else {
+        group.loose.insert(path.to_owned());
     }
     true
 }
@@ -806,7 +820,19 @@ mod tests {
                         let entry = &store.entries[path];
                         let shadowed = entry.competes() && best.as_ref() != Some(path);
                         prop_assert_eq!(entry.shadowed, shadowed, "{} after {:?}", path, ops);
+                        let loose = group.loose.contains(path);
+                        prop_assert_eq!(loose, !entry.competes(), "{} after {:?}", path, ops);
                     }
+                    prop_assert!(group.loose.is_subset(&group.paths));
+                    // `get` answers what weighing every unshadowed file of the id gives.
+                    let mut answer: Option<&Entry> = None;
+                    for entry in group.paths.iter().filter_map(|p| store.entries.get(p)) {
+                        if !entry.shadowed && !matches!(answer, Some(b) if !better(entry, b)) {
+                            answer = Some(entry);
+                        }
+                    }
+                    let answer = answer.map(|e| e.stored.path.as_str());
+                    prop_assert_eq!(store.get(id).map(|d| d.path.as_str()), answer, "{:?}", ops);
                 }
                 let grouped: usize = store.by_id.values().map(|g| g.paths.len()).sum();
                 prop_assert_eq!(grouped, store.entries.len());
