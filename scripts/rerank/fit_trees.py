@@ -92,7 +92,12 @@ def train(queries, spans, y, x, config):
 
 
 def cross_validate(a, spans, y, x, config, folds=5):
-    rng = np.random.default_rng(0)
+    return metrics(a, spans, y, cross_validated_scores(a, spans, y, x, config, folds))
+
+
+def cross_validated_scores(a, spans, y, x, config, folds=5, seed=0):
+    """Each row of the questions `a` scored by a model fitted on the other folds."""
+    rng = np.random.default_rng(seed)
     # A question of an `--also` dump (its number + k * ALSO) is in its first dump's fold: the
     # same question written another way must not be fitted on to predict itself. A `--more`
     # dump's questions (numbers from MORE up) are others, with folds of their own.
@@ -103,7 +108,7 @@ def cross_validate(a, spans, y, x, config, folds=5):
         model = train([q for q in a if fold[q] != k], spans, y, x, config)
         idx, _ = rows([q for q in a if fold[q] == k], spans)
         scores[idx] = model.predict(x[idx])
-    return metrics(a, spans, y, scores)
+    return scores
 
 
 def short(x):

@@ -141,15 +141,8 @@ def main():
         print(f"{name:20} " + "  ".join(cells), flush=True)
 
 
-def cross_validate(half_a, spans, y, x, dialog, wanted, seed, folds=5, config=(5, 0.05, 200)):
-    rng = np.random.default_rng(seed)
-    fold_of = {}
-    fold = {q: fold_of.setdefault(q % ft.ALSO, rng.integers(folds)) for q in half_a}
-    scores = np.zeros(len(y))
-    for k in range(folds):
-        model = ft.train([q for q in half_a if fold[q] != k], spans, y, x, config)
-        idx, _ = ft.rows([q for q in half_a if fold[q] == k], spans)
-        scores[idx] = model.predict(x[idx])
+def cross_validate(half_a, spans, y, x, dialog, wanted, seed, config=(5, 0.05, 200)):
+    scores = ft.cross_validated_scores(half_a, spans, y, x, config, seed=seed)
     out = {}
     for n in range(max(q // ft.ALSO for q in half_a) + 1):
         mine = [q for q in half_a if q // ft.ALSO == n]

@@ -522,9 +522,10 @@ impl SessionStore {
     pub fn get(&self, session_id: &str) -> Option<&StoredDialog> {
         let group = self.by_id.get(session_id)?;
         let mut best: Option<&Entry> = None;
+        // Every other file of the id is shadowed behind the winner.
         let unshadowed = group.winner.iter().chain(&group.loose);
         for entry in unshadowed.filter_map(|p| self.entries.get(p)) {
-            if entry.shadowed || !self.serves(entry) {
+            if !self.serves(entry) {
                 continue;
             }
             if !matches!(best, Some(b) if !better(entry, b)) {
