@@ -429,8 +429,10 @@ async function main() {
       'extensions.ignoreRecommendations': true,
       'workbench.tips.enabled': false,
       // less start-up work competing with the extension under test on small machines (kept with
-      // SECRETARY_E2E_GIT=1, the run that tests get_changed_files through the Git extension)
-      ...(gitRun() ? {} : { 'git.enabled': false, 'git.autoRepositoryDetection': false }),
+      // SECRETARY_E2E_GIT=1, the run that tests get_changed_files through the Git extension). That
+      // run hides the git CLI from the extension host, and a Git extension that refreshes then
+      // (a file event) fails to spawn git and closes the repository: no refresh but the test's own.
+      ...(gitRun() ? { 'git.autorefresh': false } : { 'git.enabled': false, 'git.autoRepositoryDetection': false }),
       'npm.autoDetect': 'off',
     };
     fs.mkdirSync(path.join(userData, 'User'), { recursive: true });

@@ -4,7 +4,10 @@
 //
 // To prove which path answered, the test hides the git CLI from the extension host (PATH emptied)
 // once the Git extension has read the repository: the tool can then only answer from the
-// extension's cached state. The Git extension itself keeps the git path it resolved at start.
+// extension's cached state. The Git extension spawns "git" by that same PATH, and a failed spawn
+// makes it close the repository, so scripts/e2e.mjs turns its auto refresh off in this run (a file
+// event after PATH is emptied closed it before the tool call: seen once in a clean-clone run, and
+// every time with a file written in the repository then).
 import * as assert from 'assert/strict';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
