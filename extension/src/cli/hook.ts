@@ -37,13 +37,14 @@ export const HOOK_USAGE = `secretary hook <event> [--agent claude-code|codex|cop
 `;
 
 export async function runHook(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const until = Date.now() + DEADLINE_MS;
   const deadline = setTimeout(() => {
     fail(`gave up after ${DEADLINE_MS} ms`);
     process.exit(0);
   }, DEADLINE_MS);
   deadline.unref();
   try {
-    const output = await answer(argv, env);
+    const output = await answer(argv, env, until);
     if (output !== undefined) {
       await new Promise<void>((resolve) => process.stdout.write(`${output}\n`, () => resolve()));
     }
@@ -59,7 +60,7 @@ function fail(message: string): void {
   process.stderr.write(`secretary hook: ${message.replace(/\s+/g, ' ').slice(0, 500)}\n`);
 }
 
-async function answer(argv: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
+async function answer(argv: string[], env: NodeJS.ProcessEnv, until: number): Promise<string | undefined> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -74,7 +75,7 @@ async function answer(argv: string[], env: NodeJS.ProcessEnv): Promise<string | 
     throw new Error('needs one event, e.g. `secretary hook session-start --agent claude-code`');
   }
   const agent = (values.agent ?? agentOfClient(undefined, env)) as DialogSource | undefined;
-  if (!agent || !(agent in LOG_ROOT || agent === 'vscode')) {
+  if (!agent || !(Object.hasOwn(LOG_ROOT, agent) || agent === 'vscode')) {
     throw new Error('needs --agent claude-code, codex, copilot-cli, gemini-cli or vscode');
   }
   let maxChars: number | undefined;
@@ -94,7 +95,7 @@ async function answer(argv: string[], env: NodeJS.ProcessEnv): Promise<string | 
     return undefined;
   }
   const maxBytes = core.run((_h, m) => m.maxSessionBytes());
-  const log = agent === 'vscode' ? findVscodeSession(input, maxBytes, env) : findLog(agent, input, agentRoots(env));
+  const log = agent === 'vscode' ? findVscodeSession(input, maxBytes, env, undefined, until) : findLog(agent, input, agentRoots(env));
   if (!log) {
     throw new Error(`no ${agent} log for session ${input.sessionId ?? '(none given)'}`);
   }

@@ -80,12 +80,15 @@ export function runHooks(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   let failed = false;
   for (const agent of agents) {
     const file = settingsFile(agent, scope, env);
+    const within = scope === 'project' ? process.cwd() : undefined;
     try {
-      const text = readSettingsText(file);
-      const plan =
-        action === 'install'
+      const text = readSettingsText(file, within);
+      const plan = {
+        ...(action === 'install'
           ? planInstall(agent, file, text, hookCommand(agent, path.join(__dirname, 'cli.js'), process.execPath, maxChars))
-          : planUninstall(agent, file, text);
+          : planUninstall(agent, file, text)),
+        within,
+      };
       if (!plan.changed) {
         process.stdout.write(`${agent}: ${file} already ${action === 'install' ? 'has the recall hook' : 'has no recall hook'}\n`);
         continue;

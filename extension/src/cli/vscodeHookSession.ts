@@ -19,8 +19,16 @@ import { defaultUserDataDirs, listSessionFiles, userDir, workspaceStorages } fro
  *
  * Only the session files of the VS Code user-data folders found on this machine are read (the
  * transcript path only says which workspace to look in first), each through the bounded reader.
+ * The reads are synchronous, so the hook's deadline timer cannot stop them: past `until` (a time
+ * in ms) no further file is read, and the search gives up with a sentence saying so.
  */
-export function findVscodeSession(input: HookInput, maxBytes: number, env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string | undefined {
+export function findVscodeSession(
+  input: HookInput,
+  maxBytes: number,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = os.homedir(),
+  until: number = Number.POSITIVE_INFINITY,
+): string | undefined {
   const id = input.sessionId;
   if (!id) {
     return undefined;
@@ -41,8 +49,13 @@ export function findVscodeSession(input: HookInput, maxBytes: number, env: NodeJ
   // The id inside a session: first in the transcript's workspace, then in empty windows.
   const own = input.transcriptPath ? transcriptWorkspace(input.transcriptPath, storages) : undefined;
   const needle = Buffer.from(`"sessionId":"${id}"`, 'utf8');
+  let read = 0;
   for (const dir of [...(own ? [path.join(own, 'chatSessions')] : []), ...empty]) {
     for (const file of listSessionFiles(dir).reverse()) {
+      if (Date.now() > until) {
+        throw new Error(`gave up looking for session ${id} after reading ${read} session files (the hook's time is up)`);
+      }
+      read++;
       try {
         if (readBounded(file, { maxBytes, statSizeOnly: true }).includes(needle)) {
           return file;

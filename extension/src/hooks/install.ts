@@ -37,6 +37,8 @@ export interface HookPlan {
   /** The text after the change (equal to `before`: nothing to do). */
   after: string;
   changed: boolean;
+  /** Project scope: the project folder the file must stay in (no folder between is a link). */
+  within?: string;
 }
 
 /** Where each agent reads its hooks (user scope: the agent's home; project scope: `cwd`). */
@@ -100,8 +102,45 @@ function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Reads a settings file for editing, refusing what must not be touched. */
-export function readSettingsText(file: string): string | undefined {
+/**
+ * Refuses a project settings file reached through a link: a repository can ship `.claude` (or
+ * `.github`, `.gemini`, `.codex`, `hooks`) as a symbolic link to any folder, a VS Code profile or
+ * its chat storage among them, and the write would land there. Each folder from `within` down to
+ * the file's that exists must be a real folder. (User scope is not checked: a person's own
+ * `~/.claude` may well be a link into their dotfiles.)
+ */
+export function refuseLinkedFolders(within: string, file: string): void {
+  const parts = path.relative(within, path.dirname(file)).split(path.sep).filter(Boolean);
+  if (parts.includes('..') || path.isAbsolute(path.relative(within, file))) {
+    throw new HookSetupError(`${file} is not inside ${within}; not touched`);
+  }
+  let at = within;
+  for (const part of parts) {
+    at = path.join(at, part);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(at);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        return; // created by the write, as a real folder
+      }
+      throw new HookSetupError(`cannot read ${at}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    if (stat.isSymbolicLink()) {
+      throw new HookSetupError(`${at} is a symbolic link; a project's hooks are written only into the project's own folders (not touched)`);
+    }
+    if (!stat.isDirectory()) {
+      throw new HookSetupError(`${at} is not a folder; not touched`);
+    }
+  }
+}
+
+/** Reads a settings file for editing, refusing what must not be touched (with `within`, a file
+ * reached through a linked folder, {@link refuseLinkedFolders}). */
+export function readSettingsText(file: string, within?: string): string | undefined {
+  if (within !== undefined) {
+    refuseLinkedFolders(within, file);
+  }
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(file);
@@ -229,7 +268,7 @@ export function applyPlan(plan: HookPlan): void {
     return;
   }
   // Read again: refuse when the file changed kind or content since the plan (a race with the agent).
-  const now = readSettingsText(plan.file);
+  const now = readSettingsText(plan.file, plan.within);
   if (now !== plan.before) {
     throw new HookSetupError(`${plan.file} changed while the hook was set up; run the command again`);
   }

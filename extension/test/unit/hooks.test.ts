@@ -4,6 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 
+import { findVscodeSession } from '../../src/cli/vscodeHookSession';
+import type { HookInput } from '../../src/core/wasm';
 import { applyPlan, planSetup } from '../../src/hooks/install';
 import { ROOT, withTempDir } from './helpers';
 
@@ -125,6 +127,12 @@ test('hook: hostile inputs print nothing, exit 0, log one line and write nothing
       const r = run(args, home, '{}');
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
       assert.equal(r.out, '');
+    }
+    // An agent named after what every object inherits is not an agent.
+    for (const agent of ['constructor', 'toString', '__proto__']) {
+      const r = run(['hook', 'session-start', '--agent', agent], home, JSON.stringify({ session_id: ID, source: 'compact' }));
+      assert.equal(r.code, 0, `${agent}: ${r.err}`);
+      assert.match(r.err, /^secretary hook: needs --agent claude-code/, agent);
     }
     // Nothing else was created, changed or removed (the log is the one this test deleted).
     assertNothingWritten(home, before, log);
@@ -260,6 +268,47 @@ test('hooks install refuses a settings file that is not JSON, a link, huge, or t
     assert.equal(run(['hooks', 'install', '--agent', 'cursor'], home).code, 2);
     assert.equal(run(['hooks', 'install', '--scope', 'galaxy'], home).code, 2);
     assert.equal(run(['hooks', 'frobnicate'], home).code, 2);
+  });
+});
+
+test('hooks install --scope project refuses folders that are links out of the project (a repository cannot aim the write), and writes nothing there', () => {
+  withTempDir('secretary-test-', (home) => {
+    // What a cloned repository can ship: its agent folders as links to a VS Code profile and to
+    // VS Code's chat storage.
+    const victim = path.join(home, 'victim', 'User');
+    const chats = path.join(victim, 'workspaceStorage', 'abc', 'chatSessions');
+    fs.mkdirSync(chats, { recursive: true });
+    const project = path.join(home, 'repo');
+    fs.mkdirSync(path.join(project, '.github'), { recursive: true });
+    fs.symlinkSync(victim, path.join(project, '.claude'));
+    fs.symlinkSync(chats, path.join(project, '.gemini'));
+    fs.symlinkSync(chats, path.join(project, '.github', 'hooks'));
+    const files = () => fs.readdirSync(path.join(home, 'victim'), { recursive: true, encoding: 'utf8' }).sort();
+    const before = files();
+    for (const action of ['install', 'uninstall']) {
+      for (const agent of ['claude-code', 'gemini-cli', 'copilot-cli', 'vscode']) {
+        const r = spawnSync(process.execPath, [CLI, 'hooks', action, '--agent', agent, '--scope', 'project'], {
+          cwd: project,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, HOME: home },
+        });
+        if (action === 'install') {
+          assert.equal(r.status, 1, `${agent}: ${r.stdout}`);
+          assert.match(r.stderr, /is a symbolic link; a project's hooks are written only into the project's own folders/, agent);
+        }
+      }
+    }
+    assert.deepEqual(files(), before, 'nothing was written through the links');
+    // A real project folder still works, and a user's own linked ~/.claude (dotfiles) too.
+    fs.rmSync(path.join(project, '.claude'));
+    const r = spawnSync(process.execPath, [CLI, 'hooks', 'install', '--agent', 'claude-code', '--scope', 'project'], { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(fs.lstatSync(path.join(project, '.claude')).isDirectory());
+    const dotfiles = path.join(home, 'dotfiles', 'claude');
+    fs.mkdirSync(dotfiles, { recursive: true });
+    fs.symlinkSync(dotfiles, path.join(home, '.claude'));
+    assert.equal(run(['hooks', 'install', '--agent', 'claude-code'], home).code, 0);
+    assert.ok(fs.existsSync(path.join(dotfiles, 'settings.json')));
   });
 });
 
@@ -426,6 +475,16 @@ function vscodeSession(home: string, fileId: string, copilotId: string, prompts:
   fs.writeFileSync(log, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
   return { log, transcript: path.join(storage, 'GitHub.copilot-chat', 'transcripts', `${copilotId}.jsonl`) };
 }
+
+test("findVscodeSession: the search by the id inside the sessions reads no file past its deadline (the hook's timer cannot stop synchronous reads)", () => {
+  withTempDir('secretary-test-', (home) => {
+    const COPILOT_ID = 'de268602-1201-4c82-94f4-1d91a16df012';
+    const { transcript } = vscodeSession(home, 'b0b0b0b0-0000-4000-8000-000000000000', COPILOT_ID, ['First', 'Second'], 0);
+    const input: HookInput = { sessionId: COPILOT_ID, transcriptPath: transcript, wantsRecall: true };
+    assert.match(String(findVscodeSession(input, 1 << 20, {}, home)), /b0b0b0b0-0000-4000-8000-000000000000\.jsonl$/);
+    assert.throws(() => findVscodeSession(input, 1 << 20, {}, home, Date.now() - 1), /gave up looking for session de268602-.* after reading 0 session files/);
+  });
+});
 
 test("hook: VS Code's UserPromptSubmit (as Copilot Chat sends it) answers once after a compaction, by VS Code's session id or Copilot Chat's own; hostile inputs print nothing", () => {
   withTempDir('secretary-test-', (home) => {
