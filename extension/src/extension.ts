@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 
 import { WasmCore } from './core/wasm';
 import { registerRecallHooksCommand } from './hooks/setupCommand';
+import { flag, numberIn, stringList } from './host/settingValues';
 import { vscodeHost } from './host/vscodeHost';
 import {
   canonicalKey,
@@ -72,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Secret
   const config = vscode.workspace.getConfiguration(CONFIG);
   // Tools that need files (flags, content) ask the core's host bridge; example tools by setting.
   core.setHost(vscodeHost(context));
-  core.setIncludeExamples(config.get<boolean>('includeExampleTools', false));
+  core.setIncludeExamples(flag(config.get('includeExampleTools'), false));
   const opened = openWindowSessions(context, core, config, log);
   const { sessions, storage, workspace, userDir, workspaceStorageDir } = opened;
 
@@ -131,7 +132,7 @@ function openWindowSessions(context: vscode.ExtensionContext, core: WasmCore, co
   const { workspace } = built;
   // Other agents' logs (Copilot CLI, Claude Code, Codex, ..., Cline's tasks) of this folder, unless the `sources`
   // setting leaves them out; their dialogs join this workspace through the folder they name.
-  const sources = config.get<string[]>('sources', []).filter((s) => typeof s === 'string' && s);
+  const sources = stringList(config.get('sources'));
   const readAgents = sources.length === 0 || sources.some((s) => s !== 'vscode');
   const roots = agentRoots(process.env, undefined, taskUserDataDirs(elsewhere ? undefined : path.dirname(userDir)));
   // Aider writes its history in the folder it runs in: this window's local folders.
@@ -144,7 +145,7 @@ function openWindowSessions(context: vscode.ExtensionContext, core: WasmCore, co
     : built.scope;
   const sessions = new DialogSessionsService(core, scope, log, {
     workspace,
-    debounceMs: config.get<number>('watchDebounceMs', 300),
+    debounceMs: numberIn(config.get('watchDebounceMs'), 300, 0, 10_000),
     storage,
   });
   context.subscriptions.push({ dispose: () => sessions.dispose() });
@@ -166,8 +167,8 @@ function registerTools(
   log: vscode.LogOutputChannel,
   sources: string[],
 ): ToolListing[] {
-  const legacyPrefixes = config.get<string[]>('legacyToolPrefixes', []).filter((p) => typeof p === 'string' && p);
-  const semantic = config.get<boolean>('search.semantic', true);
+  const legacyPrefixes = stringList(config.get('legacyToolPrefixes'));
+  const semantic = flag(config.get('search.semantic'), true);
   const tools: ToolListing[] = core.tools();
   // Our VS Code prefix as the core's listing spells it (no copy of the core's constant here).
   const ownPrefix = vscodePrefixOf(tools);
@@ -261,7 +262,7 @@ function buildScope(
   workspaceStorageDir: string | undefined,
   windowKey: string | undefined,
 ): BuiltScope {
-  const extraRoots = config.get<string[]>('extraStorageRoots', []).filter((root) => typeof root === 'string' && root);
+  const extraRoots = stringList(config.get('extraStorageRoots'));
   const all = config.get<string>('scope', 'workspace') === 'all';
   const extras = (): SessionFile[] => extraRoots.flatMap((root) => sessionsUnder(root));
   if (all) {
@@ -327,7 +328,7 @@ function windowScope(
   let found: WindowStore | undefined;
   void store.then((s) => (found = s));
   const workspace = windowFolderKey() ?? (workspaceStorageDir ? `remote-window:${path.basename(workspaceStorageDir)}` : EMPTY_WINDOW);
-  const extraRoots = config.get<string[]>('extraStorageRoots', []).filter((root) => typeof root === 'string' && root);
+  const extraRoots = stringList(config.get('extraStorageRoots'));
   const transcripts = workspaceStorageDir ? path.join(workspaceStorageDir, 'GitHub.copilot-chat', 'transcripts') : undefined;
   return {
     workspace,

@@ -21,6 +21,15 @@ export const USER_ONLY_SETTINGS: readonly string[] = [
   'copilotChatSecretary.libraryDocs.context7.apiKey',
 ];
 
+/**
+ * Off switches a workspace may turn off but never on: a person who turned Context7 off (library
+ * docs stay on this machine) keeps it off in every repository they open, whatever its
+ * `.vscode/settings.json` says. VS Code lets a workspace value win over the user's
+ * (`vscodeSettings.ts` reads these through `inspect`); the CLI and MCP server already let the
+ * environment win over the workspace file.
+ */
+export const OFF_SWITCHES: readonly string[] = ['copilotChatSecretary.libraryDocs.context7.enabled'];
+
 /** The environment variables that pass the library-docs settings `get` returns on to a CLI or MCP server
  * process (VS Code's MCP server definition); unset and empty values pass nothing. */
 export function libraryDocsEnv(get: (setting: string) => unknown): Record<string, string> {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { porcelainFromChanges, type GitState } from './gitStatus';
 import { NodeHost } from './nodeHost';
 import { bundledDocsDir, cargoRegistrySources } from './roots';
+import { readSetting } from './vscodeSettings';
 
 const API_KEY_SETTING = 'copilotChatSecretary.libraryDocs.context7.apiKey';
 
@@ -29,7 +30,7 @@ export function vscodeHost(context: vscode.ExtensionContext): NodeHost {
       bundled: bundledDocsDir(context.extensionPath),
     },
     settings: (key) => {
-      const value = vscode.workspace.getConfiguration().get(key);
+      const value = readSetting(key);
       return key === API_KEY_SETTING && !value ? process.env.CONTEXT7_API_KEY || undefined : value;
     },
     gitStatus: gitExtensionStatus,

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'url';
 import * as vscode from 'vscode';
 
 import { libraryDocsEnv } from '../host/libraryDocsEnv';
+import { flag, stringList } from '../host/settingValues';
+import { readSetting } from '../host/vscodeSettings';
 import type { Logger } from '../log';
 import { EMPTY_WINDOW, workspaceKey } from '../sessions/discovery';
 
@@ -46,7 +48,7 @@ export function registerMcpServerProvider(
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
       const config = vscode.workspace.getConfiguration(CONFIG);
-      if (!config.get<boolean>('mcp.enabled', false)) {
+      if (!flag(config.get('mcp.enabled'), false)) {
         return [];
       }
       const args = [cli, 'mcp', ...scopeArgs(config, scope)];
@@ -54,7 +56,7 @@ export function registerMcpServerProvider(
       // ELECTRON_RUN_AS_NODE; in a VS Code server it is Node.js already.
       const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
       // The library-docs settings (Context7 switch, URL, timeout, key) reach the server as variables.
-      Object.assign(env, libraryDocsEnv((key) => vscode.workspace.getConfiguration().get(key)));
+      Object.assign(env, libraryDocsEnv(readSetting));
       return [new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, args, env, version)];
     },
     resolveMcpServerDefinition: (server) => {
@@ -79,9 +81,8 @@ export function registerMcpServerProvider(
 
 /** `--storage`/`--workspace`/`--all` arguments reading what the extension reads. */
 export function scopeArgs(config: vscode.WorkspaceConfiguration, scope: McpProviderScope): string[] {
-  const extras = config
-    .get<string[]>('extraStorageRoots', [])
-    .filter((root) => typeof root === 'string' && root && fs.existsSync(root))
+  const extras = stringList(config.get('extraStorageRoots'))
+    .filter((root) => fs.existsSync(root))
     .flatMap((root) => ['--storage', root]);
   if (config.get<string>('scope', 'workspace') === 'all') {
     return ['--storage', scope.userDir, ...extras, '--all'];

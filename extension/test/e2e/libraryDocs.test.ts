@@ -1,7 +1,8 @@
 // The deferred library-docs tools end to end in a real VS Code: through vscode.lm.invokeTool, the
 // extension's own roots (a package in the workspace's node_modules, the docs bundled in the
 // extension folder) and its settings: Context7's base URL and key pointed at a loopback server
-// started here, whose requests are checked; the off switch keeps everything local.
+// started here, whose requests are checked; the off switch keeps everything local, and a
+// workspace's settings cannot turn it back on.
 import * as assert from 'assert/strict';
 import * as fs from 'fs';
 import * as http from 'http';
@@ -65,10 +66,23 @@ test('library docs: installed and bundled docs offline, Context7 through the set
     assert.equal(off.error_type, 'not_found', JSON.stringify(off));
     assert.match(String(off.error), /Context7 fallback is off .* Local libraries: \/npm\/e2e-widgets@2\.0\.0, \/bundled\/copilot-chat-secretary@0\.1\.0\.$/);
     assert.equal(seen.length, 1, 'no request when off');
+
+    // A workspace's settings (a cloned repository's .vscode/settings.json) cannot turn it back on
+    // for a person who turned it off; they can turn it off.
+    await config.update('enabled', true, vscode.ConfigurationTarget.Workspace);
+    assert.equal(config.get('enabled'), true, "VS Code's own answer: the workspace wins");
+    const stillOff = await invoke('chat_secretary_resolve_library_id', { libraryName: 'remote-lib' });
+    assert.equal(stillOff.error_type, 'not_found', JSON.stringify(stillOff));
+    await config.update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('enabled', false, vscode.ConfigurationTarget.Workspace);
+    const offHere = await invoke('chat_secretary_resolve_library_id', { libraryName: 'remote-lib' });
+    assert.equal(offHere.error_type, 'not_found', JSON.stringify(offHere));
+    assert.equal(seen.length, 1, 'no request while the user or the workspace says off');
   } finally {
     for (const key of ['baseUrl', 'apiKey', 'enabled']) {
       await config.update(key, undefined, vscode.ConfigurationTarget.Global);
     }
+    await config.update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     fs.rmSync(path.join(folder.uri.fsPath, 'node_modules'), { recursive: true, force: true });
