@@ -452,19 +452,34 @@ export class WasmCore {
 /** Stands in for a number JSON cannot hold while `argsJson` serializes. */
 const NON_FINITE = '\u0000secretary-non-finite-number\u0000';
 
+/** Arguments nested past the core's limit (128 levels), in the place of arguments too deep for
+ * `JSON.stringify`'s stack: the core refuses them as it refuses any too deep. */
+const TOO_DEEP = `{"arguments":${'['.repeat(200)}${']'.repeat(200)}}`;
+
 /**
  * Tool arguments as JSON text for the core. `JSON.parse` reads `1e400` as `Infinity`, which
  * `JSON.stringify` would write as `null`: a flag set to `1e400` would be stored as null. Such a
- * number is written as `1e999` instead, which the core refuses as out of range.
+ * number is written as `1e999` instead, which the core refuses as out of range. Arguments nested
+ * so deep that `JSON.stringify` runs out of stack (an MCP client's 20,000 brackets parse fine)
+ * become {@link TOO_DEEP}, so the agent gets the core's `invalid_arguments` answer, not "Maximum
+ * call stack size exceeded".
  */
 export function argsJson(args: unknown): string {
   let nonFinite = false;
-  const text = JSON.stringify(args ?? {}, (_key, value: unknown) => {
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      nonFinite = true;
-      return NON_FINITE;
+  let text: string;
+  try {
+    text = JSON.stringify(args ?? {}, (_key, value: unknown) => {
+      if (typeof value === 'number' && !Number.isFinite(value)) {
+        nonFinite = true;
+        return NON_FINITE;
+      }
+      return value;
+    });
+  } catch (err) {
+    if (err instanceof RangeError) {
+      return TOO_DEEP;
     }
-    return value;
-  });
+    throw err;
+  }
   return nonFinite ? text.split(JSON.stringify(NON_FINITE)).join('1e999') : text;
 }

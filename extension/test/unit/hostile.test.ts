@@ -143,7 +143,7 @@ test('1: methods, tools and prompts named like Object.prototype members are unkn
 
 // ---------------------------------------------------------------- 4, 8. numbers and sizes from the wire
 
-test('4, 8: index 4294967297 is refused, 1e400 is not stored as null, errors do not echo megabytes', async () => {
+test('4, 8: index 4294967297 is refused, 1e400 is not stored as null, arguments too deep are refused as such, errors do not echo megabytes', async () => {
   const state = tempDir();
   const server = mcp(['--state-dir', state.dir]);
   try {
@@ -160,6 +160,18 @@ test('4, 8: index 4294967297 is refused, 1e400 is not stored as null, errors do 
     assert.match(big.result.content[0].text, /out of range/);
     const after = await server.call('get', 'secretary_get_feature_flag', { name: 'big' });
     assert.equal(JSON.parse(after.text).source, 'unset', after.text);
+
+    // Arguments nested past what JSON.stringify's stack holds get the core's answer to arguments
+    // too deep, as 150 levels do, not "Maximum call stack size exceeded".
+    for (const depth of [150, 20_000]) {
+      const id = `deep-${depth}`;
+      server.send(`{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"secretary_get_request","arguments":{"index":1,"x":${'['.repeat(depth)}${']'.repeat(depth)}}}}`);
+      const deep = (await server.reply(id)) as { result: { content: { text: string }[]; isError?: boolean } };
+      assert.equal(deep.result.isError, true, deep.result.content[0].text);
+      const answer = JSON.parse(deep.result.content[0].text);
+      assert.equal(answer.error_type, 'invalid_arguments', `${depth}: ${deep.result.content[0].text}`);
+      assert.match(answer.error, /recursion limit exceeded/);
+    }
 
     const huge = 'x'.repeat(3_000_000);
     const echoed = await server.call('echo', 'secretary_set_feature_flag', { name: huge, value: 1 });
