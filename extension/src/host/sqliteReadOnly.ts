@@ -1,5 +1,5 @@
 // Read-only access to another tool's SQLite database (Cursor's `state.vscdb`) through Node's own
-// SQLite (`node:sqlite`, built into Node >= 22.5), never a hand-written reader and never a write.
+// SQLite (`node:sqlite`, built into Node >= 22.13), never a hand-written reader and never a write.
 //
 // What SQLite does with a read-only open, measured on Node 24.21 (SQLite 3.50) in
 // extension/test/unit/cursor.test.ts:
@@ -45,7 +45,7 @@ function loadSqlite(): SqliteModule | string {
     loaded =
       mod && typeof (mod as SqliteModule).DatabaseSync === 'function'
         ? (mod as SqliteModule)
-        : `needs Node >= 22.5 with node:sqlite (this is Node ${process.versions.node})`;
+        : `needs Node >= 22.13 for node:sqlite (this is Node ${process.versions.node})`;
   }
   return loaded;
 }
@@ -53,9 +53,17 @@ function loadSqlite(): SqliteModule | string {
 /** The SQLite header's first 16 bytes. */
 const MAGIC = 'SQLite format 3\0';
 
-/** Opens `file` read-only (see the file's comment for how WAL databases are opened). Throws an
- * `Error` whose message says why not: no `node:sqlite`, not a SQLite database, locked, corrupt. */
-export function openReadOnly(file: string): SqliteDatabase {
+/**
+ * Opens `file` read-only (see the file's comment for how WAL databases are opened). Throws an
+ * `Error` whose message says why not: no `node:sqlite`, not a SQLite database, locked, corrupt.
+ *
+ * `plainTables`: the tables the caller reads, each of which, when present, must be an ordinary
+ * table whose columns hold what is stored. A view, or a column computed on read (`value BLOB AS
+ * (zeroblob(200000000))`), lets a database of a few kilobytes hand out hundreds of megabytes a
+ * row: 1 GB of memory and 9 s for one Cursor row, 4.4 GB for an OpenCode session, measured. The
+ * tools that write these databases make neither; such a database is refused, not read.
+ */
+export function openReadOnly(file: string, options: { timeoutMs?: number; plainTables?: readonly string[] } = {}): SqliteDatabase {
   const sqlite = loadSqlite();
   if (typeof sqlite === 'string') {
     throw new Error(sqlite);
@@ -71,10 +79,43 @@ export function openReadOnly(file: string): SqliteDatabase {
     target = pathToFileURL(file);
     target.searchParams.set('immutable', '1');
   }
+  let db: SqliteDatabase;
   try {
-    return new sqlite.DatabaseSync(target, { readOnly: true, timeout: 200 });
+    db = new sqlite.DatabaseSync(target, { readOnly: true, timeout: options.timeoutMs ?? 200 });
   } catch (err) {
     throw new Error(sqliteMessage(err), { cause: err });
+  }
+  try {
+    refuseComputed(db, options.plainTables ?? []);
+  } catch (err) {
+    db.close();
+    throw err instanceof ComputedTableError ? err : new Error(sqliteMessage(err), { cause: err });
+  }
+  return db;
+}
+
+class ComputedTableError extends Error {}
+
+/** Throws when one of `names` is a view or has a column computed on read (`PRAGMA table_xinfo`:
+ * `hidden` is 2 or 3 for generated columns, 1 for a virtual table's hidden ones). */
+function refuseComputed(db: SqliteDatabase, names: readonly string[]): void {
+  const kinds = new Map(
+    (db.prepare('SELECT name, type FROM sqlite_master WHERE type IN (?, ?)').all('table', 'view') as { name: string; type: string }[]).map(
+      (row) => [row.name, row.type],
+    ),
+  );
+  for (const name of names) {
+    const kind = kinds.get(name);
+    if (kind === undefined) {
+      continue;
+    }
+    const computed =
+      kind !== 'table' ||
+      /\bVIRTUAL\s+TABLE\b/i.test(String((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql?: unknown } | undefined)?.sql ?? '')) ||
+      (db.prepare('SELECT hidden FROM pragma_table_xinfo(?)').all(name) as { hidden: number }[]).some((col) => Number(col.hidden) !== 0);
+    if (computed) {
+      throw new ComputedTableError(`its ${name} is ${kind === 'table' ? 'a table with columns computed on read' : `a ${kind}`}, which the tool that writes it never makes: not read`);
+    }
   }
 }
 

@@ -137,7 +137,7 @@ function endTurnSoon(): void {
 function withDatabase<T>(file: string, fn: (db: SqliteDatabase) => T): T {
   let db = turn.connections.get(file);
   if (!db) {
-    db = openReadOnly(file);
+    db = openReadOnly(file, { plainTables: ['ItemTable', 'cursorDiskKV'] });
     turn.connections.set(file, db);
     endTurnSoon();
   }

@@ -1,8 +1,8 @@
-import { createRequire } from 'module';
 import * as path from 'path';
 
 import type { StorageStat } from './chatStorage';
 import { isFile, type SessionFile } from './discovery';
+import { openReadOnly, sqliteUnavailable, type SqliteDatabase } from '../host/sqliteReadOnly';
 import { errorMessage } from '../log';
 
 /**
@@ -22,36 +22,15 @@ import { errorMessage } from '../log';
  * are listed as not read, with why.
  */
 
-/** The minimal surface of `node:sqlite` used here (the project's `@types/node` predates it). */
-interface Statement {
-  all(...params: unknown[]): Record<string, unknown>[];
-  get(...params: unknown[]): Record<string, unknown> | undefined;
-}
-interface Database {
-  prepare(sql: string): Statement;
-  close(): void;
-}
-interface SqliteModule {
-  DatabaseSync: new (file: string, options: { readOnly: boolean; timeout?: number }) => Database;
-}
+/** A row as `node:sqlite` gives it. */
+type Row = Record<string, unknown>;
 
 /** The database's file name in OpenCode's data folder. */
 export const OPENCODE_DB = 'opencode.db';
 /** The database's file name in Kilo Code's CLI's data folder (OpenCode's tables). */
 export const KILO_DB = 'kilo.db';
-
-/** Why OpenCode's database cannot be read by this Node, or `undefined` when it can. */
-let sqlite: SqliteModule | string | undefined;
-function loadSqlite(): SqliteModule | string {
-  if (sqlite === undefined) {
-    try {
-      sqlite = createRequire(__filename)('node:sqlite') as SqliteModule;
-    } catch {
-      sqlite = `needs Node >= 22.13 for node:sqlite (this is Node ${process.versions.node}): OpenCode's sessions are not read`;
-    }
-  }
-  return sqlite;
-}
+/** The tables read, each refused when it is not an ordinary table (`openReadOnly`). */
+const TABLES = ['session', 'message', 'part'];
 
 /** Where OpenCode keeps its data (existing or not). */
 export function openCodeDataDir(env: NodeJS.ProcessEnv, home: string): string {
@@ -80,22 +59,23 @@ export function parseOpenCodePath(file: string): { db: string; id: string } | un
 }
 
 /** The open read-only connection, kept for a moment so a sync's many sessions share it. */
-let open: { db: string; database: Database; timer: NodeJS.Timeout } | undefined;
+let open: { db: string; database: SqliteDatabase; timer: NodeJS.Timeout } | undefined;
 /** How long an idle connection stays open (a sync stats and reads every session in a burst). */
 const IDLE_MS = 500;
 
-/** Runs `use` on a read-only connection to `db` (a busy writer waits at most 2 s); the connection
- * is closed after IDLE_MS without use, or at once when `use` fails. */
-function withDb<T>(db: string, use: (database: Database) => T): T {
-  const module = loadSqlite();
-  if (typeof module === 'string') {
-    throw new Error(module);
+/** Runs `use` on a read-only connection to `db` (`host/sqliteReadOnly`: a WAL database whose writer
+ * is closed is opened immutable, so no `-wal`/`-shm` is left in OpenCode's folder; a busy writer
+ * waits at most 2 s); the connection is closed after IDLE_MS without use, or at once when `use` fails. */
+function withDb<T>(db: string, use: (database: SqliteDatabase) => T): T {
+  const missing = sqliteUnavailable();
+  if (missing) {
+    throw new Error(`${missing}: OpenCode's sessions are not read`);
   }
   if (open && open.db !== db) {
     closeDb();
   }
   if (!open) {
-    const database = new module.DatabaseSync(db, { readOnly: true, timeout: 2000 });
+    const database = openReadOnly(db, { timeoutMs: 2000, plainTables: TABLES });
     open = { db, database, timer: setTimeout(closeDb, IDLE_MS) };
     open.timer.unref();
   }
@@ -134,13 +114,20 @@ export function openCodeSessionFiles(dataDir: string, problems?: Map<string, str
     return [];
   }
   try {
-    const rows = withDb(db, (d) => d.prepare('SELECT id FROM session WHERE parent_id IS NULL ORDER BY time_created').all());
-    return rows
+    const rows = withDb(db, (d) => d.prepare('SELECT id FROM session WHERE parent_id IS NULL ORDER BY time_created').all() as Row[]);
+    const files = rows
       .map((row) => row.id)
       .filter((id): id is string => typeof id === 'string')
       .map((id) => openCodeSessionPath(db, id))
-      .filter((file) => parseOpenCodePath(file) !== undefined)
-      .map((file) => ({ path: file, workspace: undefined, kind: 'agent' as const }));
+      .filter((file) => parseOpenCodePath(file) !== undefined);
+    // The exports of sessions no longer listed (deleted) are not kept.
+    const listed = new Set(files);
+    for (const key of built.keys()) {
+      if (parseOpenCodePath(key)?.db === db && !listed.has(key)) {
+        built.delete(key);
+      }
+    }
+    return files.map((file) => ({ path: file, workspace: undefined, kind: 'agent' as const }));
   } catch (err) {
     problems?.set(db, errorMessage(err));
     return [];
@@ -151,10 +138,10 @@ export function openCodeSessionFiles(dataDir: string, problems?: Map<string, str
 const built = new Map<string, { updated: number; bytes: Uint8Array }>();
 
 /** One session in `opencode export`'s shape, from its rows. */
-function exportSession(d: Database, key: string, id: string): { updated: number; bytes: Uint8Array } {
+function exportSession(d: SqliteDatabase, key: string, id: string): { updated: number; bytes: Uint8Array } {
   const session = d
     .prepare('SELECT id, title, directory, parent_id, version, time_created, time_updated FROM session WHERE id = ?')
-    .get(id);
+    .get(id) as Row | undefined;
   if (!session) {
     throw new Error(`no session ${id} in OpenCode's database (deleted?)`);
   }
@@ -172,15 +159,13 @@ function exportSession(d: Database, key: string, id: string): { updated: number;
     time: { created: session.time_created, updated: session.time_updated },
   };
   const parts = new Map<string, string[]>();
-  for (const part of d.prepare('SELECT message_id, data FROM part WHERE session_id = ? ORDER BY id').all(id)) {
+  for (const part of d.prepare('SELECT message_id, data FROM part WHERE session_id = ? ORDER BY id').all(id) as Row[]) {
     const list = parts.get(String(part.message_id)) ?? [];
     list.push(String(part.data));
     parts.set(String(part.message_id), list);
   }
   // The rows' JSON goes through as written (the core checks it); only the ids are quoted here.
-  const messages = d
-    .prepare('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id')
-    .all(id)
+  const messages = (d.prepare('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id').all(id) as Row[])
     .map((m) => `{"id":${JSON.stringify(String(m.id))},"info":${String(m.data)},"parts":[${(parts.get(String(m.id)) ?? []).join(',')}]}`);
   const text = `{"info":${JSON.stringify(info)},"messages":[${messages.join(',')}]}`;
   const entry = { updated, bytes: Buffer.from(text, 'utf8') };

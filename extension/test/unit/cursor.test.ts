@@ -1,7 +1,7 @@
 // Cursor's chats from its SQLite `state.vscdb`, end to end: a fake HOME with Cursor's global and
 // per-workspace databases (written by SQLite itself, rows shaped like the real public databases cited
 // in docs/agents.md), then `dist/cli.js sessions --source cursor` in a real process. SQLite needs
-// Node >= 22.5 (`node:sqlite`): the databases are written and the CLI run with the Node 24 of
+// Node >= 22.13 (`node:sqlite`): the databases are written and the CLI run with the Node 24 of
 // `.tools/node24` (or `SECRETARY_NODE_SQLITE`); the CLI is also run with this Node when it has no
 // `node:sqlite` (Node 20), which must list the databases as not read, with why.
 import assert from 'node:assert/strict';
@@ -333,6 +333,72 @@ test('Cursor: a Node without node:sqlite lists each database as not read and say
     const listed = sessions(home, process.execPath);
     assert.deepEqual(listed.dialogs, []);
     assert.equal(listed.unreadable.length, 1);
-    assert.match(listed.unreadable[0].error, /needs Node >= 22\.5/);
+    assert.match(listed.unreadable[0].error, /needs Node >= 22\.13 for node:sqlite/);
+  });
+});
+
+/** Runs SQL on a new database `file` with the Node that has `node:sqlite`, then closes it. */
+function execDb(file: string, sql: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const r = spawnSync(NODE, ['-e', `const db = new (require('node:sqlite').DatabaseSync)(process.argv[1]); db.exec(process.argv[2]); db.close();`, file, sql], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+}
+
+/** OpenCode 1.18.33's tables as the hosts read them (other columns omitted), `part` as given. */
+const OPENCODE_TABLES = (part: string) => `
+  CREATE TABLE session (id text PRIMARY KEY, project_id text, parent_id text, directory text NOT NULL, title text NOT NULL,
+    version text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL);
+  CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+  ${part};
+  INSERT INTO session VALUES ('ses_a', 'global', NULL, '/w', 'Login fix', '1.18.33', 1000, 3000);
+  INSERT INTO message VALUES ('msg_1', 'ses_a', 1100, 1100, '{"role":"user","time":{"created":1100}}');`;
+
+function openCodeSessions(home: string): Listed {
+  const r = spawnSync(NODE, [CLI, 'sessions', '--source', 'opencode', '--json'], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, '.data') },
+    timeout: 60_000,
+  });
+  assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  return JSON.parse(r.stdout) as Listed;
+}
+
+test('SQLite: a view or a column computed on read is refused (Cursor, OpenCode); a closed WAL OpenCode database is read without creating -wal/-shm', { timeout: 120_000 }, (t) => {
+  if (!needSqlite(t)) {
+    return;
+  }
+  withTempDir('secretary-sqlite-computed-', (home) => {
+    // Cursor: a few kilobytes whose every value is computed on read (a zeroblob of 200 MB would
+    // hand out 200 MB a row; the schema alone is refused, so 10 bytes show it).
+    const cursorDb = path.join(USER(home), 'globalStorage', 'state.vscdb');
+    execDb(
+      cursorDb,
+      `CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, n INTEGER, value BLOB AS (zeroblob(n)));
+       INSERT INTO cursorDiskKV (key, n) VALUES ('composerData:c1', 10), ('bubbleId:c1:b1', 10);`,
+    );
+    const cursor = sessions(home);
+    assert.deepEqual(cursor.dialogs, []);
+    assert.match(cursor.unreadable.find((u) => u.path === `${cursorDb}#*`)?.error ?? '', /cursorDiskKV is a table with columns computed on read/, JSON.stringify(cursor.unreadable));
+
+    // OpenCode, in WAL mode, its writer closed: read, and nothing is left beside it.
+    const dir = path.join(home, '.data', 'opencode');
+    const db = path.join(dir, 'opencode.db');
+    execDb(
+      db,
+      `PRAGMA journal_mode=WAL; ${OPENCODE_TABLES(
+        'CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, data text NOT NULL)',
+      )}; INSERT INTO part VALUES ('prt_1', 'msg_1', 'ses_a', '{"type":"text","text":"opencode: fix the login"}');`,
+    );
+    assert.equal(fs.readFileSync(db)[18], 2, 'a WAL database');
+    assert.deepEqual(filesUnder(dir), ['opencode.db']);
+    assert.deepEqual(openCodeSessions(home).dialogs.map((d) => [d.sessionId, d.requestsCount]), [['ses_a', 1]]);
+    assert.deepEqual(filesUnder(dir), ['opencode.db'], "a read-only open created files in OpenCode's folder");
+
+    // OpenCode with `part` a view that makes its rows up: refused.
+    fs.rmSync(dir, { recursive: true });
+    execDb(db, OPENCODE_TABLES(`CREATE VIEW part AS SELECT 'prt_1' AS id, 'msg_1' AS message_id, 'ses_a' AS session_id, '{"type":"text","text":"made up"}' AS data`));
+    const viewed = openCodeSessions(home);
+    assert.deepEqual(viewed.dialogs, []);
+    assert.match(viewed.unreadable.find((u) => u.path === db)?.error ?? '', /its part is a view/, JSON.stringify(viewed.unreadable));
   });
 });
