@@ -54,10 +54,16 @@ other environment: SECRETARY_E2E_TEST_TIMEOUT_MS (per test, default 30000), SECR
 binary), SECRETARY_E2E_LOG_DIR (default .e2e/runs/<id>; logs are kept, tails printed on failure),
 SECRETARY_E2E_ALL_BUILTINS=1 (keep git, TS, JSON, npm... built-ins, skipped by default to speed up start-up),
 SECRETARY_E2E_GIT=1 (keep only the Git extension on, and register the tests that need it),
+SECRETARY_E2E_RESTRICTED=1 (workspace trust on, the folder untrusted: Restricted Mode's tests),
 SECRETARY_E2E_NO_SETUP=1 (scripts/e2e skips its scripts/e2e-setup check).
 Every variable given to scripts/e2e also reaches the extension host (tests may read process.env).`;
 
 // ---------------------------------------------------------------------------------------------- options
+/** SECRETARY_E2E_RESTRICTED=1: workspace trust on, the folder untrusted (Restricted Mode). */
+function restrictedRun() {
+  return truthy(process.env.SECRETARY_E2E_RESTRICTED || '');
+}
+
 /** SECRETARY_E2E_GIT=1: keep the built-in Git extension (vscode.git, vscode.git-base) on. */
 function gitRun() {
   return truthy(process.env.SECRETARY_E2E_GIT || '');
@@ -420,7 +426,10 @@ async function main() {
   if (!o.userData) {
     // a fresh profile: no workspace-trust prompt, no welcome page, no update checks
     const settings = {
-      'security.workspace.trust.enabled': false,
+      // SECRETARY_E2E_RESTRICTED=1: trust on and never asked, so the folder opens untrusted
+      // (Restricted Mode).
+      'security.workspace.trust.enabled': restrictedRun(),
+      ...(restrictedRun() ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
       'workbench.startupEditor': 'none',
       'update.mode': 'none',
       'extensions.autoCheckUpdates': false,

@@ -135,12 +135,20 @@ function openWindowSessions(context: vscode.ExtensionContext, core: WasmCore, co
   const sources = stringList(config.get('sources'));
   const readAgents = sources.length === 0 || sources.some((s) => s !== 'vscode');
   const roots = agentRoots(process.env, undefined, taskUserDataDirs(elsewhere ? undefined : path.dirname(userDir)));
-  // Aider writes its history in the folder it runs in: this window's local folders.
-  roots.aider.push(...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
+  // Aider writes its history in the folder it runs in: this window's local folders, once the
+  // workspace is trusted (a cloned repository can ship a `.aider.chat.history.md` of made-up
+  // "requests"; in Restricted Mode it is not read).
+  const withAider = () => ({
+    ...roots,
+    aider: [
+      ...roots.aider,
+      ...(vscode.workspace.isTrusted ? (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath) : []),
+    ],
+  });
   const scope: SessionScope = readAgents
     ? {
-        files: async () => [...(await built.scope.files()), ...agentSessionFiles(roots)],
-        watchDirs: () => [...built.scope.watchDirs(), ...agentWatchDirs(roots)],
+        files: async () => [...(await built.scope.files()), ...agentSessionFiles(withAider())],
+        watchDirs: () => [...built.scope.watchDirs(), ...agentWatchDirs(withAider())],
       }
     : built.scope;
   const sessions = new DialogSessionsService(core, scope, log, {
@@ -149,6 +157,7 @@ function openWindowSessions(context: vscode.ExtensionContext, core: WasmCore, co
     storage,
   });
   context.subscriptions.push({ dispose: () => sessions.dispose() });
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void sessions.refresh()));
   return { sessions, storage, workspace, userDir, workspaceStorageDir, sources, store: built.store };
 }
 

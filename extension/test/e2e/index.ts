@@ -20,6 +20,7 @@ import './sidebar.test';
 import './settings.test';
 import './instructions.test';
 import './cursor.test';
+import './restricted.test';
 // Last: it reloads the window (the tests after it would run in a new extension host).
 import './reload.test';
 
