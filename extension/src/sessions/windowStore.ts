@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 
 import type { Logger } from '../log';
 import { PRODUCTS } from './discovery';
+import { oneHome, probedHomes } from './storeProbe';
 import { listFolders } from './workspaceFsStorage';
 
 /**
@@ -38,7 +39,8 @@ export function chatsAreElsewhere(): boolean {
  * names the window's user-data folder, so candidates are tried and the one that has this exact
  * `<id>` folder wins: the test variable, the `remote.localUserDataDir` setting (application scope:
  * only the user's own settings), then each user folder under `/home`, `/Users`, `/c:/Users` and
- * `/root` of the window's machine with every known VS Code build's data folder. `undefined` when
+ * `/root` of the window's machine with every known VS Code build's data folder (not the folders
+ * every account can write, and not when two accounts' folders both have it). `undefined` when
  * none has it (or the window has no workspace).
  */
 export async function findWindowStore(
@@ -54,7 +56,7 @@ export async function findWindowStore(
   if (!id || id === '.' || id === '/') {
     return undefined;
   }
-  const candidates: [vscode.Uri, WindowStore['via']][] = [];
+  const candidates: [vscode.Uri, WindowStore['via'], string?][] = [];
   const test = env[TEST_STORE_ENV];
   if (test) {
     try {
@@ -66,21 +68,40 @@ export async function findWindowStore(
     if (configured) {
       candidates.push([userFolder(localUri(configured)), 'setting']);
     }
-    for (const user of await probeCandidates()) {
-      candidates.push([user, 'probe']);
+    for (const [user, home] of await probeCandidates()) {
+      candidates.push([user, 'probe', home]);
     }
   }
   // The remote host's folder is `<id>-1` (`-2`...) when another window holds `<id>`'s lock; the
   // window's own folder never has the suffix.
   const ids = /-\d+$/.test(id) ? [id, id.replace(/-\d+$/, '')] : [id];
-  for (const [user, via] of candidates) {
+  const probed: (WindowStore & { home: string })[] = [];
+  for (const [user, via, home] of candidates) {
     for (const name of ids) {
       const storage = vscode.Uri.joinPath(user, 'workspaceStorage', name);
-      if (await isFolder(storage)) {
+      if (!(await isFolder(storage))) {
+        continue;
+      }
+      if (via !== 'probe' || home === undefined) {
         log.info(`chat storage of this window: ${storage.toString()} (${via})`);
         return { user, storage, via };
       }
+      probed.push({ user, storage, via, home });
+      break;
     }
+  }
+  const chosen = oneHome(probed);
+  if (chosen && 'match' in chosen) {
+    const { user, storage, via } = chosen.match;
+    log.info(`chat storage of this window: ${storage.toString()} (${via})`);
+    return { user, storage, via };
+  }
+  if (chosen) {
+    log.warn(
+      `this remote window's chats were found under more than one account's folder (${chosen.ambiguous.join(', ')}), so none is read: ` +
+        'set copilotChatSecretary.remote.localUserDataDir to the VS Code user-data folder of your own machine',
+    );
+    return undefined;
   }
   log.warn(
     `the chats of this remote window are in a folder the extension could not find (workspace id ${id}): ` +
@@ -101,22 +122,23 @@ function userFolder(uri: vscode.Uri): vscode.Uri {
   return path.posix.basename(uri.path) === 'User' ? uri : vscode.Uri.joinPath(uri, 'User');
 }
 
-/** The usual `User` folders of the window's machine, for every home folder it lists. */
-async function probeCandidates(): Promise<vscode.Uri[]> {
-  const found: vscode.Uri[] = [];
+/** The usual `User` folders of the window's machine, for every home folder it lists (shared ones
+ * left out, `storeProbe.ts`), each with its home. */
+async function probeCandidates(): Promise<[vscode.Uri, string][]> {
+  const found: [vscode.Uri, string][] = [];
   const layouts: [string, string[]][] = [
     ['/home', ['.config']],
     ['/Users', ['Library', 'Application Support']],
     ['/c:/Users', ['AppData', 'Roaming']],
   ];
   for (const [root, below] of layouts) {
-    const homes = (await listFolders(localUri(root))).map((name) => `${root}/${name}`);
+    const homes = probedHomes(root, await listFolders(localUri(root)));
     if (root === '/home') {
       homes.push('/root');
     }
     for (const home of homes) {
       for (const product of PRODUCTS) {
-        found.push(vscode.Uri.joinPath(localUri(home), ...below, product, 'User'));
+        found.push([vscode.Uri.joinPath(localUri(home), ...below, product, 'User'), home]);
       }
     }
   }
