@@ -93,6 +93,9 @@ interface Listing {
   conversations: Map<string, Listed>;
   /** Composers the workspace lists whose messages are in the global database. */
   workspaceComposers: string[];
+  /** Each conversation of an `ItemTable` row (a tab of the old chat panel, an inline composer):
+   * its row with that conversation alone, so a row of N tabs is not read N times whole. */
+  slices?: Map<string, { key: string; value: string }>;
   /** Why the last listing failed (the conversations are then the previous ones). */
   error?: string;
 }
@@ -192,9 +195,14 @@ function tables(db: SqliteDatabase): Set<string> {
 }
 
 /** The conversations of one database: ids, fingerprints and sizes. */
-function scan(db: SqliteDatabase): { found: Map<string, Omit<Listed, 'mtimeMs'>>; workspaceComposers: string[] } {
+function scan(db: SqliteDatabase): {
+  found: Map<string, Omit<Listed, 'mtimeMs'>>;
+  workspaceComposers: string[];
+  slices: Map<string, { key: string; value: string }>;
+} {
   const found = new Map<string, Omit<Listed, 'mtimeMs'>>();
   const workspaceComposers: string[] = [];
+  const slices = new Map<string, { key: string; value: string }>();
   const have = tables(db);
   if (have.has('ItemTable')) {
     const rows = db.prepare('SELECT key, value FROM ItemTable WHERE key IN (?, ?)').all(CHAT_DATA_KEY, COMPOSER_LIST_KEY) as {
@@ -215,8 +223,9 @@ function scan(db: SqliteDatabase): { found: Map<string, Omit<Listed, 'mtimeMs'>>
         found.set(row.key, { fingerprint: String(bytes), size: bytes });
         continue;
       }
-      for (const id of conversationIds(row.key, parsed, workspaceComposers)) {
-        found.set(id, { fingerprint: String(bytes), size: bytes });
+      for (const [id, value] of conversationSlices(row.key, parsed, workspaceComposers)) {
+        slices.set(id, { key: row.key, value });
+        found.set(id, { fingerprint: `${value.length}:${fnv1a(value)}`, size: Buffer.byteLength(value) });
       }
     }
   }
@@ -252,7 +261,16 @@ function scan(db: SqliteDatabase): { found: Map<string, Omit<Listed, 'mtimeMs'>>
       }
     }
   }
-  return { found, workspaceComposers };
+  return { found, workspaceComposers, slices };
+}
+
+/** FNV-1a of a string's UTF-16 units: a conversation's fingerprint within its row. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  }
+  return (hash >>> 0).toString(16);
 }
 
 /** Whether an id from a database can name a conversation: a non-empty string of at most 256
@@ -263,6 +281,24 @@ function usableId(id: unknown): id is string {
 
 /** The tabs (old chat panel) and composers with inline messages of a per-workspace row; composers
  * listed without their messages are noted in `elsewhere` (their rows are in the global database). */
+/** The conversations of an `ItemTable` row, each with the row's JSON holding it alone
+ * (`{"tabs":[tab]}`, `{"allComposers":[composer]}`: what the core reads of them). */
+function conversationSlices(key: string, parsed: unknown, elsewhere: string[]): [string, string][] {
+  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  const obj = (value: unknown): Record<string, unknown> =>
+    value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  const ids = new Set(conversationIds(key, parsed, elsewhere));
+  const out: [string, string][] = [];
+  const field = key === CHAT_DATA_KEY ? 'tabs' : 'allComposers';
+  for (const item of list(obj(parsed)[field])) {
+    const id = key === CHAT_DATA_KEY ? obj(item).tabId : obj(item).composerId;
+    if (typeof id === 'string' && ids.delete(id)) {
+      out.push([id, JSON.stringify({ [field]: [item] })]);
+    }
+  }
+  return out;
+}
+
 function conversationIds(key: string, parsed: unknown, elsewhere: string[]): string[] {
   const ids: string[] = [];
   const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -301,13 +337,13 @@ function listing(file: string): Listing {
   }
   let fresh: Listing;
   try {
-    const { found, workspaceComposers } = withDatabase(file, scan);
+    const { found, workspaceComposers, slices } = withDatabase(file, scan);
     const conversations = new Map<string, Listed>();
     for (const [id, listed] of found) {
       const before = cached?.conversations.get(id);
       conversations.set(id, { ...listed, mtimeMs: before && before.fingerprint === listed.fingerprint ? before.mtimeMs : sig.mtimeMs });
     }
-    fresh = { signature: sig.text, conversations, workspaceComposers };
+    fresh = { signature: sig.text, conversations, workspaceComposers, slices };
   } catch (err) {
     fresh = {
       signature: sig.text,
@@ -412,6 +448,7 @@ function gone(file: string): Error {
 function conversationDocument(file: string, maxBytes: number): Uint8Array {
   const { db, id } = split(file);
   const workspace = workspaceOf(db);
+  const slice = listing(db).slices?.get(id);
   const rows = withDatabase(db, (conn) => {
     const have = tables(conn);
     const out: { key: string; value: string | null }[] = [];
@@ -436,6 +473,11 @@ function conversationDocument(file: string, maxBytes: number): Uint8Array {
         out.push(...bubbles.map((b) => ({ key: b.key, value: textOf(b.value) })));
         return out;
       }
+    }
+    // A tab or an inline composer: its row with it alone, from the current listing.
+    if (slice) {
+      out.push(slice);
+      return out;
     }
     if (have.has('ItemTable')) {
       const items = conn.prepare('SELECT key, value FROM ItemTable WHERE key IN (?, ?)').all(CHAT_DATA_KEY, COMPOSER_LIST_KEY) as {
