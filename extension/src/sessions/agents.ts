@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
@@ -204,6 +205,32 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots(), problems?: M
 }
 
 /**
+ * At most this many folders of one root are watched, the most recently changed: each is an
+ * inotify watch, which the user shares with VS Code's own watcher (a process making 100,000
+ * session folders would use them all up). A log in an older folder is read by the next full sync.
+ */
+export const MAX_WATCHED_SUBDIRS = 1000;
+
+/** The `max` folders of `dirs` changed last (all of them when there are no more). */
+function newest(dirs: string[], max: number): string[] {
+  if (dirs.length <= max) {
+    return dirs;
+  }
+  const changed = (dir: string) => {
+    try {
+      return fs.statSync(dir).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
+  return dirs
+    .map((dir) => ({ dir, at: changed(dir) }))
+    .sort((a, b) => b.at - a.at)
+    .slice(0, max)
+    .map((d) => d.dir);
+}
+
+/**
  * Folders to watch so that new and growing agent logs are read (like VS Code's session folders):
  * each root and the folders a new log appears in, plus Codex's year and month folders (a new
  * day's folder appears in its month: without them, the first session after midnight waited for a
@@ -214,7 +241,7 @@ export function agentSessionFiles(roots: AgentRoots = agentRoots(), problems?: M
  * folder when it exists, never `globalStorage` itself (VS Code's state database lives there).
  */
 export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = os.homedir()): string[] {
-  const subdirs = (dir: string) => listDir(dir).map((n) => path.join(dir, n)).filter(isDir);
+  const subdirs = (dir: string) => newest(listDir(dir).map((n) => path.join(dir, n)).filter(isDir), MAX_WATCHED_SUBDIRS);
   const dirs = [roots.copilot, ...subdirs(roots.copilot), roots.claude, ...subdirs(roots.claude)];
   for (const root of [roots.gemini, roots.qwen]) {
     const projects = subdirs(root);

@@ -463,6 +463,31 @@ test("Cline, Roo Code and Kilo Code tasks are found in every VS Code user-data f
   }
 });
 
+test('watched folders: at most MAX_WATCHED_SUBDIRS of one root, the most recently changed (inotify watches are shared with VS Code)', async () => {
+  const { agentRoots, agentWatchDirs, MAX_WATCHED_SUBDIRS } = await import('../../src/sessions/agents');
+  const home = tempDir();
+  try {
+    const roots = agentRoots({}, home.dir, []);
+    const count = MAX_WATCHED_SUBDIRS + 5;
+    const base = Date.now() / 1000 - count;
+    for (let i = 0; i < count; i++) {
+      const dir = path.join(roots.copilot, `s${String(i).padStart(5, '0')}`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.utimesSync(dir, base + i, base + i); // s00000 oldest
+    }
+    const watched = new Set(agentWatchDirs(roots, home.dir));
+    const sessionDirs = [...watched].filter((dir) => path.dirname(dir) === roots.copilot);
+    assert.equal(sessionDirs.length, MAX_WATCHED_SUBDIRS);
+    assert.ok(watched.has(roots.copilot), 'the root itself is watched (a new session folder appears there)');
+    assert.ok(watched.has(path.join(roots.copilot, `s${String(count - 1).padStart(5, '0')}`)), 'the newest folder is watched');
+    for (let i = 0; i < 5; i++) {
+      assert.ok(!watched.has(path.join(roots.copilot, `s${String(i).padStart(5, '0')}`)), `the old folder s${i} is not watched`);
+    }
+  } finally {
+    home.cleanup();
+  }
+});
+
 test("Continue's sessions are found under ~/.continue/sessions (CONTINUE_GLOBAL_DIR), not its sessions.json index", async () => {
   const { agentSessionFiles, agentRoots, agentWatchDirs } = await import('../../src/sessions/agents');
   const home = tempDir();
