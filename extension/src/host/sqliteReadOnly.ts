@@ -99,22 +99,22 @@ class ComputedTableError extends Error {}
 /** Throws when one of `names` is a view or has a column computed on read (`PRAGMA table_xinfo`:
  * `hidden` is 2 or 3 for generated columns, 1 for a virtual table's hidden ones). */
 function refuseComputed(db: SqliteDatabase, names: readonly string[]): void {
-  const kinds = new Map(
-    (db.prepare('SELECT name, type FROM sqlite_master WHERE type IN (?, ?)').all('table', 'view') as { name: string; type: string }[]).map(
-      (row) => [row.name, row.type],
+  const schema = new Map(
+    (db.prepare('SELECT name, type, sql FROM sqlite_master WHERE type IN (?, ?)').all('table', 'view') as { name: string; type: string; sql: unknown }[]).map(
+      (row) => [row.name, row],
     ),
   );
   for (const name of names) {
-    const kind = kinds.get(name);
-    if (kind === undefined) {
+    const entry = schema.get(name);
+    if (entry === undefined) {
       continue;
     }
     const computed =
-      kind !== 'table' ||
-      /\bVIRTUAL\s+TABLE\b/i.test(String((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql?: unknown } | undefined)?.sql ?? '')) ||
+      entry.type !== 'table' ||
+      /\bVIRTUAL\s+TABLE\b/i.test(String(entry.sql ?? '')) ||
       (db.prepare('SELECT hidden FROM pragma_table_xinfo(?)').all(name) as { hidden: number }[]).some((col) => Number(col.hidden) !== 0);
     if (computed) {
-      throw new ComputedTableError(`its ${name} is ${kind === 'table' ? 'a table with columns computed on read' : `a ${kind}`}, which the tool that writes it never makes: not read`);
+      throw new ComputedTableError(`its ${name} is ${entry.type === 'table' ? 'a table with columns computed on read' : `a ${entry.type}`}, which the tool that writes it never makes: not read`);
     }
   }
 }

@@ -279,52 +279,34 @@ function usableId(id: unknown): id is string {
   return typeof id === 'string' && id.length > 0 && id.length <= 256 && ![...id].some((c) => c === '#' || c.charCodeAt(0) < 0x20);
 }
 
-/** The tabs (old chat panel) and composers with inline messages of a per-workspace row; composers
- * listed without their messages are noted in `elsewhere` (their rows are in the global database). */
-/** The conversations of an `ItemTable` row, each with the row's JSON holding it alone
- * (`{"tabs":[tab]}`, `{"allComposers":[composer]}`: what the core reads of them). */
+/**
+ * The tabs (old chat panel) and composers with inline messages of a per-workspace row, each with
+ * the row's JSON holding it alone (`{"tabs":[tab]}`, `{"allComposers":[composer]}`: what the core
+ * reads of it; the first of an id, as the core takes); composers listed without their messages are
+ * noted in `elsewhere` (their rows are in the global database).
+ */
 function conversationSlices(key: string, parsed: unknown, elsewhere: string[]): [string, string][] {
   const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
   const obj = (value: unknown): Record<string, unknown> =>
     value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  const ids = new Set(conversationIds(key, parsed, elsewhere));
-  const out: [string, string][] = [];
-  const field = key === CHAT_DATA_KEY ? 'tabs' : 'allComposers';
+  const tabs = key === CHAT_DATA_KEY;
+  const field = tabs ? 'tabs' : 'allComposers';
+  const out = new Map<string, string>();
   for (const item of list(obj(parsed)[field])) {
-    const id = key === CHAT_DATA_KEY ? obj(item).tabId : obj(item).composerId;
-    if (typeof id === 'string' && ids.delete(id)) {
-      out.push([id, JSON.stringify({ [field]: [item] })]);
+    const { tabId, bubbles, composerId, conversation } = obj(item);
+    const id = tabs ? tabId : composerId;
+    if (!usableId(id)) {
+      continue;
+    }
+    if (list(tabs ? bubbles : conversation).length > 0) {
+      if (!out.has(id)) {
+        out.set(id, JSON.stringify({ [field]: [item] }));
+      }
+    } else if (!tabs) {
+      elsewhere.push(id);
     }
   }
-  return out;
-}
-
-function conversationIds(key: string, parsed: unknown, elsewhere: string[]): string[] {
-  const ids: string[] = [];
-  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-  const obj = (value: unknown): Record<string, unknown> =>
-    value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  if (key === CHAT_DATA_KEY) {
-    for (const tab of list(obj(parsed).tabs)) {
-      const { tabId, bubbles } = obj(tab);
-      if (usableId(tabId) && list(bubbles).length > 0) {
-        ids.push(tabId);
-      }
-    }
-  } else {
-    for (const composer of list(obj(parsed).allComposers)) {
-      const { composerId, conversation } = obj(composer);
-      if (!usableId(composerId)) {
-        continue;
-      }
-      if (list(conversation).length > 0) {
-        ids.push(composerId);
-      } else {
-        elsewhere.push(composerId);
-      }
-    }
-  }
-  return ids;
+  return [...out];
 }
 
 /** The listing of `file`, redone when the database (or its WAL) changed since the last one. A

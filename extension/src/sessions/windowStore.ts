@@ -75,6 +75,10 @@ export async function findWindowStore(
   // The remote host's folder is `<id>-1` (`-2`...) when another window holds `<id>`'s lock; the
   // window's own folder never has the suffix.
   const ids = /-\d+$/.test(id) ? [id, id.replace(/-\d+$/, '')] : [id];
+  const found = (store: WindowStore): WindowStore => {
+    log.info(`chat storage of this window: ${store.storage.toString()} (${store.via})`);
+    return store;
+  };
   const probed: (WindowStore & { home: string })[] = [];
   for (const [user, via, home] of candidates) {
     for (const name of ids) {
@@ -82,9 +86,9 @@ export async function findWindowStore(
       if (!(await isFolder(storage))) {
         continue;
       }
-      if (via !== 'probe' || home === undefined) {
-        log.info(`chat storage of this window: ${storage.toString()} (${via})`);
-        return { user, storage, via };
+      // The test variable and the setting are taken at once; a probe's matches are weighed.
+      if (home === undefined) {
+        return found({ user, storage, via });
       }
       probed.push({ user, storage, via, home });
       break;
@@ -93,8 +97,7 @@ export async function findWindowStore(
   const chosen = oneHome(probed);
   if (chosen && 'match' in chosen) {
     const { user, storage, via } = chosen.match;
-    log.info(`chat storage of this window: ${storage.toString()} (${via})`);
-    return { user, storage, via };
+    return found({ user, storage, via });
   }
   if (chosen) {
     log.warn(
