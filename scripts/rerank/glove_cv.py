@@ -84,11 +84,9 @@ def soft_mode(index, unit):
         return [ids(r["text"]) for d in bench["dialogs"] for r in d["requests"]], [ids(q["question"]) for q in bench["questions"]]
 
     def features(bench, docs_ids, question_ids, side):
-        dialog_of = np.array([i for i, d in enumerate(bench["dialogs"]) for _ in d["requests"]])
-        qs, docs = side[:, 0], side[:, 1]
+        dialog_of, docs, questions = tc.by_question(bench, side)
         out = np.zeros((len(docs), 6))
-        for q in np.unique(qs):
-            rows = np.nonzero(qs == q)[0]
+        for q, rows in questions:
             seen = {}
 
             def score(d):
@@ -104,8 +102,8 @@ def soft_mode(index, unit):
             rank_of = {k: i for i, k in enumerate(sorted(best_of, key=lambda k: -best_of[k]))}
             for j, r in enumerate(rows):
                 d = docs[r]
-                beside = [x for x in range(d - 2, d + 3) if 0 <= x < len(dialog_of) and x != d and dialog_of[x] == dialog_of[d]]
-                out[r] = [mine[j], mine[j] - mine.max(), score(d)[1], max(score(x)[0] for x in beside) if beside else 0.0,
+                near = tc.beside(d, dialog_of)
+                out[r] = [mine[j], mine[j] - mine.max(), score(d)[1], max(score(x)[0] for x in near) if near else 0.0,
                           best_of[dialog_of[d]], 1 / (1 + rank_of[dialog_of[d]])]
         return out, dialog_of[docs]
 

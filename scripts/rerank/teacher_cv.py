@@ -82,13 +82,24 @@ def vectors(bench_path, bench, model_dir):
     return docs, questions
 
 
-def teacher_features(bench, docs_v, questions_v, side):
-    """The six features of each dump row (see the docstring), and each row's dialog."""
+def by_question(bench, side):
+    """Each request's dialog, each dump row's request, and per question the rows of its
+    candidates (`side`: the dump's `.docs`, a question and a request per row)."""
     dialog_of = np.array([i for i, d in enumerate(bench["dialogs"]) for _ in d["requests"]])
     qs, docs = side[:, 0], side[:, 1]
+    return dialog_of, docs, [(q, np.nonzero(qs == q)[0]) for q in np.unique(qs)]
+
+
+def beside(d, dialog_of):
+    """The requests two either side of request `d` in its dialog."""
+    return [x for x in range(d - 2, d + 3) if 0 <= x < len(dialog_of) and x != d and dialog_of[x] == dialog_of[d]]
+
+
+def teacher_features(bench, docs_v, questions_v, side):
+    """The six features of each dump row (see the docstring), and each row's dialog."""
+    dialog_of, docs, questions = by_question(bench, side)
     out = np.zeros((len(docs), 6))
-    for q in np.unique(qs):
-        rows = np.nonzero(qs == q)[0]
+    for q, rows in questions:
         cos = docs_v @ questions_v[q]
         per_dialog = {}
         for d in np.argsort(-cos):
@@ -99,10 +110,9 @@ def teacher_features(bench, docs_v, questions_v, side):
         by_cos = np.argsort(np.argsort(-mine))
         for j, r in enumerate(rows):
             d = docs[r]
-            beside = [x for x in range(d - 2, d + 3)
-                      if 0 <= x < len(dialog_of) and x != d and dialog_of[x] == dialog_of[d]]
+            near = beside(d, dialog_of)
             out[r] = [mine[j], mine[j] - mine.max(), 1 / (1 + by_cos[j]),
-                      max(cos[beside]) if beside else 0.0,
+                      max(cos[near]) if near else 0.0,
                       top3[dialog_of[d]], 1 / (1 + rank_of[dialog_of[d]])]
     return out, dialog_of[docs]
 
