@@ -41,7 +41,8 @@ Usage:
   secretary hook <event> [--agent <a>] [--max-chars <n>]
                                                 an agent's recall hook: the person's requests after a
                                                 compaction, on stdout as the agent expects (docs/agents.md)
-  secretary hooks install|uninstall [--agent claude-code,codex,copilot-cli] [--scope user|project] [--dry-run]
+  secretary hooks install|uninstall [--agent claude-code,codex,copilot-cli,gemini-cli,vscode]
+                          [--scope user|project] [--max-chars <n>] [--dry-run]
                                                 put the recall hook into (or out of) each agent's settings
   secretary find-tools <query> --catalog <file> [--limit <n>] [--json] [--stdin] [--lexical]
                                                 rank a catalog [{name, description, inputSchema?, tags?}];

@@ -213,7 +213,7 @@ pub enum DialogStatus {
     NeedsInput,
 }
 
-/// A chat session, reduced to what the Secretary serves.
+/// One dialog as read from its session file: what the Secretary serves of it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

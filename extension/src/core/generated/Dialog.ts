@@ -5,7 +5,7 @@ import type { DialogStatus } from "./DialogStatus";
 import type { SessionFormat } from "./SessionFormat";
 
 /**
- * A chat session, reduced to what the Secretary serves.
+ * One dialog as read from its session file: what the Secretary serves of it.
  */
 export type Dialog = { 
 /**
