@@ -22,8 +22,13 @@ Features of a candidate ("turn" in the printout: the first four; "dialog": the l
 Words: lowercase `[a-z0-9]+`, the core's stop list (read from `search/tokenize.rs`), Snowball
 English stems (PyPI `snowballstemmer`, the stemmer the core's `rust-stemmers` implements).
 
-    python3 scripts/rerank/dialog_bm25_cv.py \\
+    python3 scripts/rerank/dialog_bm25_cv.py [--local] \\
         /tmp/sg/conv24-speaker.json /tmp/r-names.csv /tmp/sg/conv24-plain.json /tmp/r-plain.csv
+
+`--local` measures instead the question's words weighed by IDF over the candidates' dialogs
+alone (see `local_features`): the candidate's share of that weight, that less the best
+candidate's, the share its passage holds ("turn": the first three); its dialog's share, that less
+the best dialog's, the dialog's rank by it ("dialog": the last three).
 """
 import math
 import os
@@ -95,9 +100,41 @@ def features(bench, _docs_v, _questions_v, side):
     return out, dialog_of[docs]
 
 
+def local_features(bench, _docs_v, _questions_v, side):
+    """`--local`: the question's words weighed by how few of the candidates' dialogs hold them
+    (IDF over those dialogs alone, not the collection): what tells sessions of one topic apart."""
+    dialog_of, docs, questions = tc.by_question(bench, side)
+    turns = [set(terms(r["text"])) for d in bench["dialogs"] for r in d["requests"]]
+    whole = [set().union(*(turns[i] for i in np.nonzero(dialog_of == k)[0])) for k in range(len(bench["dialogs"]))]
+    out = np.zeros((len(docs), 6))
+    for q, rows in questions:
+        query = set(terms(bench["questions"][q]["question"]))
+        dialogs = sorted({dialog_of[docs[r]] for r in rows})
+        df = {t: sum(t in whole[k] for k in dialogs) for t in query}
+        weight = {t: math.log((len(dialogs) + 1) / (f + 0.5)) for t, f in df.items() if f}
+        total = sum(weight.values()) or 1.0
+
+        def share(bag):
+            return sum(w for t, w in weight.items() if t in bag) / total
+
+        held = {k: share(whole[k]) for k in dialogs}
+        rank_of = {k: i for i, k in enumerate(sorted(dialogs, key=lambda k: -held[k]))}
+        mine = np.array([share(turns[docs[r]]) for r in rows])
+        best = max(held.values())
+        for j, r in enumerate(rows):
+            d, k = docs[r], dialog_of[docs[r]]
+            passage = turns[d].union(*(turns[x] for x in tc.beside(d, dialog_of)))
+            out[r] = [mine[j], mine[j] - mine.max(), share(passage), held[k], held[k] - best, 1 / (1 + rank_of[k])]
+    return out, dialog_of[docs]
+
+
 def main():
     tc.vectors = lambda _path, _bench, _model: (None, None)
     tc.teacher_features = features
+    if sys.argv[1:2] == ["--local"]:
+        tc.teacher_features = local_features
+        tc.TURN_COLUMNS = 3
+        del sys.argv[1]
     sys.argv = [sys.argv[0], "--model", "unused", *sys.argv[1:]]
     tc.main()
 

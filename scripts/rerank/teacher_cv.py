@@ -44,6 +44,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit_trees as ft  # noqa: E402
 
 
+# How many of the extra columns are per candidate ("turn" in the printout); the rest are per dialog.
+TURN_COLUMNS = 4
+
+
 def encoder(model_dir):
     import onnxruntime as ort
     from tokenizers import Tokenizer
@@ -142,8 +146,8 @@ def main():
         offset += len(y)
     y, x0, xt, dialog = (np.concatenate(v) for v in (labels, base, extra, dialog))
     half_a = [q for q in spans if halves[q] == "A"]
-    columns = {"committed": x0, "+ teacher, turn": np.hstack([x0, xt[:, :4]]),
-               "+ teacher, dialog": np.hstack([x0, xt[:, 4:]]), "+ teacher, both": np.hstack([x0, xt])}
+    columns = {"committed": x0, "+ teacher, turn": np.hstack([x0, xt[:, :TURN_COLUMNS]]),
+               "+ teacher, dialog": np.hstack([x0, xt[:, TURN_COLUMNS:]]), "+ teacher, both": np.hstack([x0, xt])}
     for name, x in columns.items():
         runs = [cross_validate(half_a, spans, y, x, dialog, wanted, seed) for seed in range(3)]
         cells = [f"{k}: {np.mean([r[k][0] for r in runs]):.3f} / {np.mean([r[k][1] for r in runs]):.3f}"
