@@ -6,7 +6,8 @@
 //                              [--baseline-cli <another build's dist/cli.js>]
 //
 // --baseline-cli: also start that build's server in each round (bare node, baseline, this build,
-// alternating), for a same-run comparison of two builds.
+// alternating), and run its warm calls beside this build's (alternating blocks of 100), for a
+// same-run comparison of two builds.
 //
 // Defaults: samples/user-data and its todo-app workspace, 15 starts, 1000 calls (after 50 warm-up
 // calls). Prints a markdown table to stdout. Figures are medians and percentiles over the runs.
@@ -80,31 +81,42 @@ for (let i = 0; i < Number(values.starts); i++) {
   starts.push(await timeStart(CLI));
 }
 
-// 2. get_request over stdio on one running server: the first call (waits for the first scan of
-// the sessions), then warm calls one after another.
-const { client, connected } = connect();
-await connected;
-let started = performance.now();
-const first = await client.callTool({ name: 'secretary_get_request', arguments: { index: 1 } });
-const firstCall = performance.now() - started;
-if (first.isError) {
-  console.error(`bench-mcp: get_request failed: ${first.content?.[0]?.text}`);
-  process.exit(1);
-}
-for (let i = 0; i < 50; i++) {
-  await client.callTool({ name: 'secretary_get_request', arguments: { index: 1 } });
-}
-const calls = [];
-for (let i = 0; i < Number(values.calls); i++) {
-  started = performance.now();
+// 2. get_request over stdio on a running server: the first call (waits for the first scan of
+// the sessions), then warm calls one after another. With --baseline-cli, the baseline build's
+// server runs beside it and the warm calls alternate between the two in blocks of 100, so both
+// see the same machine load.
+async function call(client) {
+  const started = performance.now();
   const result = await client.callTool({ name: 'secretary_get_request', arguments: { index: 1 } });
-  calls.push(performance.now() - started);
+  const elapsed = performance.now() - started;
   if (result.isError) {
     console.error(`bench-mcp: get_request failed: ${result.content?.[0]?.text}`);
     process.exit(1);
   }
+  return elapsed;
 }
-await client.close();
+async function server(cli) {
+  const { client, connected } = connect(cli);
+  await connected;
+  const first = await call(client);
+  for (let i = 0; i < 50; i++) {
+    await call(client);
+  }
+  return { client, first, calls: [] };
+}
+const mine = await server(CLI);
+const base = values['baseline-cli'] ? await server(values['baseline-cli']) : undefined;
+const firstCall = mine.first;
+for (let done = 0; done < Number(values.calls); done += 100) {
+  for (const s of base ? [base, mine] : [mine]) {
+    for (let i = done; i < Math.min(done + 100, Number(values.calls)); i++) {
+      s.calls.push(await call(s.client));
+    }
+  }
+}
+const calls = mine.calls;
+await mine.client.close();
+await base?.client.close();
 
 console.log(`MCP server (\`node dist/cli.js mcp\`, Node ${process.versions.node}, ${toolCount} tools, sessions: ${values.storage})\n`);
 console.log('| measure | runs | p50 | p90 | min | max |');
@@ -126,4 +138,11 @@ console.log(`| first \`get_request\` (waits for the first scan) | 1 | ${ms(first
 console.log(
   `| \`get_request\` over stdio, warm | ${calls.length} | ${ms(percentile(calls, 50))} | ${ms(percentile(calls, 90))} | ${ms(Math.min(...calls))} | ${ms(Math.max(...calls))} |`,
 );
+if (base) {
+  const b = base.calls;
+  console.log(
+    `| baseline build: \`get_request\` over stdio, warm (alternating blocks of 100) | ${b.length} | ${ms(percentile(b, 50))} | ${ms(percentile(b, 90))} | ${ms(Math.min(...b))} | ${ms(Math.max(...b))} |`,
+  );
+  console.log(`| ratio of the warm p50s, this build / baseline build | | ${(percentile(calls, 50) / percentile(b, 50)).toFixed(2)}× | | | |`);
+}
 console.log(`\np99 of warm calls: ${ms(percentile(calls, 99))}; throughput ${(calls.length / (calls.reduce((a, b) => a + b, 0) / 1000)).toFixed(0)} calls/s one at a time.`);
