@@ -324,74 +324,46 @@ pub(crate) fn l_from<'de, T: Prim, D: Deserializer<'de>>(de: D) -> Result<Got<T>
     Ok(L::<T>::deserialize(de)?.0)
 }
 
-impl<'de> FromMap<'de> for AgentRec {
-    type Ctx = ();
-    fn field<A: MapAccess<'de>>(
-        &mut self,
-        _: (),
-        key: &str,
-        map: &mut A,
-    ) -> Result<bool, A::Error> {
-        if key == "id" {
-            self.id = next_l(map)?;
-            return Ok(true);
+/// [`FromMap`] for a record read for one key alone (`$key` into `$field` by `$read`); the
+/// other keys are skipped. `scalar n => ...`, when given, also accepts a bare number `n` as the
+/// record ([`FromMap::from_scalar_i64`]).
+macro_rules! one_key_record {
+    ($name:ident, $key:literal => $field:tt by $read:ident $(, scalar $n:ident => $scalar:expr)?) => {
+        impl<'de> FromMap<'de> for $name {
+            type Ctx = ();
+            fn field<A: MapAccess<'de>>(
+                &mut self,
+                _: (),
+                key: &str,
+                map: &mut A,
+            ) -> Result<bool, A::Error> {
+                if key == $key {
+                    self.$field = $read(map)?;
+                    return Ok(true);
+                }
+                Ok(false)
+            }
+            $(fn from_scalar_i64($n: i64) -> Option<Self> {
+                $scalar
+            })?
         }
-        Ok(false)
-    }
+    };
 }
 
-impl<'de> FromMap<'de> for ModelStateRec {
-    type Ctx = ();
-    fn field<A: MapAccess<'de>>(
-        &mut self,
-        _: (),
-        key: &str,
-        map: &mut A,
-    ) -> Result<bool, A::Error> {
-        if key == "value" {
-            self.value = next_l(map)?;
-            return Ok(true);
-        }
-        Ok(false)
-    }
-    fn from_scalar_i64(v: i64) -> Option<Self> {
-        Some(ModelStateRec {
-            value: Some(Got::Val(v)),
-        })
-    }
+/// The next value as text when it is a string; anything else (a number, an object, null) is none.
+fn next_text<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<String>, A::Error> {
+    Ok(match next_l::<String, _>(map)? {
+        Some(Got::Val(text)) => Some(text),
+        _ => None,
+    })
 }
 
-impl<'de> FromMap<'de> for ErrRec {
-    type Ctx = ();
-    fn field<A: MapAccess<'de>>(
-        &mut self,
-        _: (),
-        key: &str,
-        map: &mut A,
-    ) -> Result<bool, A::Error> {
-        if key == "code" {
-            self.code = next_l(map)?;
-            return Ok(true);
-        }
-        Ok(false)
-    }
-}
-
-impl<'de> FromMap<'de> for ResultRec {
-    type Ctx = ();
-    fn field<A: MapAccess<'de>>(
-        &mut self,
-        _: (),
-        key: &str,
-        map: &mut A,
-    ) -> Result<bool, A::Error> {
-        if key == "errorDetails" {
-            self.error_details = next_obj(map)?;
-            return Ok(true);
-        }
-        Ok(false)
-    }
-}
+one_key_record!(AgentRec, "id" => id by next_l);
+one_key_record!(ModelStateRec, "value" => value by next_l, scalar n => Some(ModelStateRec {
+    value: Some(Got::Val(n))
+}));
+one_key_record!(ErrRec, "code" => code by next_l);
+one_key_record!(ResultRec, "errorDetails" => error_details by next_obj);
 
 /// The parts of a message object we read.
 #[derive(Default)]
@@ -404,25 +376,7 @@ struct MsgObj {
 #[derive(Default)]
 struct PartText(Option<String>);
 
-impl<'de> FromMap<'de> for PartText {
-    type Ctx = ();
-    fn field<A: MapAccess<'de>>(
-        &mut self,
-        _: (),
-        key: &str,
-        map: &mut A,
-    ) -> Result<bool, A::Error> {
-        if key == "text" {
-            if let Some(Got::Val(text)) = next_l::<String, _>(map)? {
-                self.0 = Some(text);
-            } else {
-                self.0 = None;
-            }
-            return Ok(true);
-        }
-        Ok(false)
-    }
-}
+one_key_record!(PartText, "text" => 0 by next_text);
 
 /// Seed reading `message.parts` into their texts.
 pub(crate) struct PartsSeed;
@@ -529,24 +483,7 @@ struct PartRaw {
 #[derive(Default)]
 struct ValueOnly(Option<String>);
 
-impl<'de> FromMap<'de> for ValueOnly {
-    type Ctx = ();
-    fn field<A: MapAccess<'de>>(
-        &mut self,
-        _: (),
-        key: &str,
-        map: &mut A,
-    ) -> Result<bool, A::Error> {
-        if key == "value" {
-            self.0 = match next_l::<String, _>(map)? {
-                Some(Got::Val(v)) => Some(v),
-                _ => None,
-            };
-            return Ok(true);
-        }
-        Ok(false)
-    }
-}
+one_key_record!(ValueOnly, "value" => 0 by next_text);
 
 /// An inline reference target: a URI `{path}` or a location `{uri: {path}}`.
 #[derive(Default)]
