@@ -22,13 +22,15 @@ Features of a candidate ("turn" in the printout: the first four; "dialog": the l
 Words: lowercase `[a-z0-9]+`, the core's stop list (read from `search/tokenize.rs`), Snowball
 English stems (PyPI `snowballstemmer`, the stemmer the core's `rust-stemmers` implements).
 
-    python3 scripts/rerank/dialog_bm25_cv.py [--local] \\
+    python3 scripts/rerank/dialog_bm25_cv.py [--local | --novel] \\
         /tmp/sg/conv24-speaker.json /tmp/r-names.csv /tmp/sg/conv24-plain.json /tmp/r-plain.csv
 
 `--local` measures instead the question's words weighed by IDF over the candidates' dialogs
 alone (see `local_features`): the candidate's share of that weight, that less the best
 candidate's, the share its passage holds ("turn": the first three); its dialog's share, that less
-the best dialog's, the dialog's rank by it ("dialog": the last three).
+the best dialog's, the dialog's rank by it ("dialog": the last three). `--novel` measures the
+same six with each word's weight counted only where the dialog is the first to hold it (see
+`novel_features`).
 """
 import math
 import os
@@ -128,11 +130,44 @@ def local_features(bench, _docs_v, _questions_v, side):
     return out, dialog_of[docs]
 
 
+def novel_features(bench, _docs_v, _questions_v, side):
+    """`--novel`: how much of the question a candidate says first. An event is told once, when it
+    happens ("I got the charge nurse job!"); later sessions of the same people refer back to it
+    and are its rivals. A word is new in a dialog when no dialog begun earlier holds it."""
+    dialog_of, docs, questions = tc.by_question(bench, side)
+    turns = [set(terms(r["text"])) for d in bench["dialogs"] for r in d["requests"]]
+    whole = [set().union(*(turns[i] for i in np.nonzero(dialog_of == k)[0])) for k in range(len(bench["dialogs"]))]
+    begun = [min((r.get("timestamp") or 0) for r in d["requests"]) for d in bench["dialogs"]]
+    first = {}
+    for k in sorted(range(len(whole)), key=lambda k: begun[k]):
+        for t in whole[k]:
+            first.setdefault(t, begun[k])
+    idf = {t: math.log(len(whole) / sum(t in w for w in whole)) for t in first}
+    out = np.zeros((len(docs), 6))
+    for q, rows in questions:
+        query = set(terms(bench["questions"][q]["question"])) & set(first)
+        total = sum(idf[t] for t in query) or 1.0
+
+        def new_share(bag, k):
+            return sum(idf[t] for t in query if t in bag and first[t] >= begun[k]) / total
+
+        dialogs = sorted({dialog_of[docs[r]] for r in rows})
+        held = {k: new_share(whole[k], k) for k in dialogs}
+        rank_of = {k: i for i, k in enumerate(sorted(dialogs, key=lambda k: -held[k]))}
+        mine = np.array([new_share(turns[docs[r]], dialog_of[docs[r]]) for r in rows])
+        best = max(held.values())
+        for j, r in enumerate(rows):
+            d, k = docs[r], dialog_of[docs[r]]
+            passage = turns[d].union(*(turns[x] for x in tc.beside(d, dialog_of)))
+            out[r] = [mine[j], mine[j] - mine.max(), new_share(passage, k), held[k], held[k] - best, 1 / (1 + rank_of[k])]
+    return out, dialog_of[docs]
+
+
 def main():
     tc.vectors = lambda _path, _bench, _model: (None, None)
     tc.teacher_features = features
-    if sys.argv[1:2] == ["--local"]:
-        tc.teacher_features = local_features
+    if sys.argv[1:2] in (["--local"], ["--novel"]):
+        tc.teacher_features = local_features if sys.argv[1] == "--local" else novel_features
         tc.TURN_COLUMNS = 3
         del sys.argv[1]
     sys.argv = [sys.argv[0], "--model", "unused", *sys.argv[1:]]
