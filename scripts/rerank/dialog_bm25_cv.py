@@ -102,65 +102,67 @@ def features(bench, _docs_v, _questions_v, side):
     return out, dialog_of[docs]
 
 
-def local_features(bench, _docs_v, _questions_v, side):
-    """`--local`: the question's words weighed by how few of the candidates' dialogs hold them
-    (IDF over those dialogs alone, not the collection): what tells sessions of one topic apart."""
+def share_features(bench, side, weigh):
+    """Six columns from a share of the question's weight: the candidate's, that less the best
+    candidate's, its passage's (the candidate and the two requests either side); its dialog's, that
+    less the best candidate dialog's, that dialog's rank by it. `weigh(whole)` is given every
+    dialog's words and returns `share_of(query, dialogs)`, which returns `share(words, dialog)`."""
     dialog_of, docs, questions = tc.by_question(bench, side)
     turns = [set(terms(r["text"])) for d in bench["dialogs"] for r in d["requests"]]
     whole = [set().union(*(turns[i] for i in np.nonzero(dialog_of == k)[0])) for k in range(len(bench["dialogs"]))]
+    share_of = weigh(whole)
     out = np.zeros((len(docs), 6))
     for q, rows in questions:
-        query = set(terms(bench["questions"][q]["question"]))
         dialogs = sorted({dialog_of[docs[r]] for r in rows})
-        df = {t: sum(t in whole[k] for k in dialogs) for t in query}
-        weight = {t: math.log((len(dialogs) + 1) / (f + 0.5)) for t, f in df.items() if f}
-        total = sum(weight.values()) or 1.0
-
-        def share(bag):
-            return sum(w for t, w in weight.items() if t in bag) / total
-
-        held = {k: share(whole[k]) for k in dialogs}
+        share = share_of(set(terms(bench["questions"][q]["question"])), dialogs)
+        held = {k: share(whole[k], k) for k in dialogs}
         rank_of = {k: i for i, k in enumerate(sorted(dialogs, key=lambda k: -held[k]))}
-        mine = np.array([share(turns[docs[r]]) for r in rows])
+        mine = np.array([share(turns[docs[r]], dialog_of[docs[r]]) for r in rows])
         best = max(held.values())
         for j, r in enumerate(rows):
             d, k = docs[r], dialog_of[docs[r]]
             passage = turns[d].union(*(turns[x] for x in tc.beside(d, dialog_of)))
-            out[r] = [mine[j], mine[j] - mine.max(), share(passage), held[k], held[k] - best, 1 / (1 + rank_of[k])]
+            out[r] = [mine[j], mine[j] - mine.max(), share(passage, k), held[k], held[k] - best, 1 / (1 + rank_of[k])]
     return out, dialog_of[docs]
+
+
+def local_features(bench, _docs_v, _questions_v, side):
+    """`--local`: the question's words weighed by how few of the candidates' dialogs hold them
+    (IDF over those dialogs alone, not the collection): what tells sessions of one topic apart."""
+
+    def weigh(whole):
+        def share_of(query, dialogs):
+            df = {t: sum(t in whole[k] for k in dialogs) for t in query}
+            weight = {t: math.log((len(dialogs) + 1) / (f + 0.5)) for t, f in df.items() if f}
+            total = sum(weight.values()) or 1.0
+            return lambda words, _k: sum(w for t, w in weight.items() if t in words) / total
+
+        return share_of
+
+    return share_features(bench, side, weigh)
 
 
 def novel_features(bench, _docs_v, _questions_v, side):
     """`--novel`: how much of the question a candidate says first. An event is told once, when it
     happens ("I got the charge nurse job!"); later sessions of the same people refer back to it
     and are its rivals. A word is new in a dialog when no dialog begun earlier holds it."""
-    dialog_of, docs, questions = tc.by_question(bench, side)
-    turns = [set(terms(r["text"])) for d in bench["dialogs"] for r in d["requests"]]
-    whole = [set().union(*(turns[i] for i in np.nonzero(dialog_of == k)[0])) for k in range(len(bench["dialogs"]))]
     begun = [min((r.get("timestamp") or 0) for r in d["requests"]) for d in bench["dialogs"]]
-    first = {}
-    for k in sorted(range(len(whole)), key=lambda k: begun[k]):
-        for t in whole[k]:
-            first.setdefault(t, begun[k])
-    idf = {t: math.log(len(whole) / sum(t in w for w in whole)) for t in first}
-    out = np.zeros((len(docs), 6))
-    for q, rows in questions:
-        query = set(terms(bench["questions"][q]["question"])) & set(first)
-        total = sum(idf[t] for t in query) or 1.0
 
-        def new_share(bag, k):
-            return sum(idf[t] for t in query if t in bag and first[t] >= begun[k]) / total
+    def weigh(whole):
+        first = {}
+        for k in sorted(range(len(whole)), key=lambda k: begun[k]):
+            for t in whole[k]:
+                first.setdefault(t, begun[k])
+        idf = {t: math.log(len(whole) / sum(t in w for w in whole)) for t in first}
 
-        dialogs = sorted({dialog_of[docs[r]] for r in rows})
-        held = {k: new_share(whole[k], k) for k in dialogs}
-        rank_of = {k: i for i, k in enumerate(sorted(dialogs, key=lambda k: -held[k]))}
-        mine = np.array([new_share(turns[docs[r]], dialog_of[docs[r]]) for r in rows])
-        best = max(held.values())
-        for j, r in enumerate(rows):
-            d, k = docs[r], dialog_of[docs[r]]
-            passage = turns[d].union(*(turns[x] for x in tc.beside(d, dialog_of)))
-            out[r] = [mine[j], mine[j] - mine.max(), new_share(passage, k), held[k], held[k] - best, 1 / (1 + rank_of[k])]
-    return out, dialog_of[docs]
+        def share_of(query, _dialogs):
+            query = query & set(first)
+            total = sum(idf[t] for t in query) or 1.0
+            return lambda words, k: sum(idf[t] for t in query if t in words and first[t] >= begun[k]) / total
+
+        return share_of
+
+    return share_features(bench, side, weigh)
 
 
 def main():
