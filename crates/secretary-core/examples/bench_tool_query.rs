@@ -1,5 +1,5 @@
 //! Tool search natively on the catalog `scripts/bench-tools.mjs` builds (the MetaTool tools and
-//! variants up to 10,000), through the same path as the wasm module's `ToolIndex.search` (the
+//! variants up to 10,000), through the same path as the wasm module's `Catalog.search` (the
 //! catalog's search and the JSON answer). Made for instruction counts, which a noisy machine
 //! does not move: `valgrind --tool=callgrind --toggle-collect='bench_tool_query::run_query'`
 //! counts the queries alone, not the catalog or the index build.
@@ -55,7 +55,7 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// One query as `ToolIndex.search` answers it: `[{"name", "score"}]` as JSON text.
+/// One query as `Catalog.search` answers it: `[{"name", "score"}]` as JSON text.
 #[inline(never)]
 fn run_query(catalog: &Catalog, query: &str) -> String {
     let hits: Vec<serde_json::Value> = catalog

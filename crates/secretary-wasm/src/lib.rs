@@ -365,21 +365,22 @@ impl Secretary {
     }
 }
 
-/// A standalone tool index over a catalog file, for evaluating the search outside VS Code
-/// (`secretary find-tools --catalog`): thousands of queries run against one index.
-#[wasm_bindgen]
-pub struct ToolIndex {
+/// A standalone catalog over a catalog file, for evaluating the search outside VS Code
+/// (`secretary find-tools --catalog`): thousands of queries run against one catalog. JavaScript
+/// knows it as `Catalog`, the glossary's word (the core's own `Catalog` is the type it wraps).
+#[wasm_bindgen(js_name = Catalog)]
+pub struct WasmCatalog {
     catalog: Catalog,
 }
 
-#[wasm_bindgen]
-impl ToolIndex {
-    /// Builds the index over `[{name, description, inputSchema?, tags?}]` (no Secretary tools);
+#[wasm_bindgen(js_class = Catalog)]
+impl WasmCatalog {
+    /// Builds the catalog over `[{name, description, inputSchema?, tags?}]` (no Secretary tools);
     /// `semantic: false` ranks by TF-IDF alone.
     #[wasm_bindgen(constructor)]
-    pub fn new(catalog_json: &str, semantic: Option<bool>) -> Result<ToolIndex, JsError> {
+    pub fn new(catalog_json: &str, semantic: Option<bool>) -> Result<WasmCatalog, JsError> {
         let tools: Vec<CatalogTool> = serde_json::from_str(catalog_json).map_err(into_error)?;
-        Ok(ToolIndex {
+        Ok(WasmCatalog {
             catalog: Catalog::external_only_with(tools, semantic.unwrap_or(true)),
         })
     }

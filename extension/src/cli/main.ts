@@ -332,7 +332,7 @@ async function openService(core: WasmCore, log: Logger, options: CommonOptions, 
   return service;
 }
 
-/** Ranks a catalog file's tools for a query, or for every line of stdin (one index, many
+/** Ranks a catalog file's tools for a query, or for every line of stdin (one catalog, many
  * queries: how the search is evaluated outside VS Code). */
 async function findTools(
   core: WasmCore,
@@ -356,7 +356,7 @@ async function findTools(
   if (limit < 1) {
     throw new UsageError('--limit must be 1 or greater');
   }
-  const index = core.run((_h, m) => new m.ToolIndex(text, semantic));
+  const catalog = core.run((_h, m) => new m.Catalog(text, semantic));
   try {
     if (stdin) {
       const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -365,14 +365,14 @@ async function findTools(
         if (!q) {
           continue;
         }
-        process.stdout.write(`${JSON.stringify({ query: q, results: JSON.parse(index.search(q, limit)) })}\n`);
+        process.stdout.write(`${JSON.stringify({ query: q, results: JSON.parse(catalog.search(q, limit)) })}\n`);
       }
       return 0;
     }
     if (!query.trim()) {
       throw new UsageError('find-tools needs a query, e.g. `secretary find-tools "convert currency" --catalog tools.json`');
     }
-    const results = JSON.parse(index.search(query, limit)) as { name: string; score: number }[];
+    const results = JSON.parse(catalog.search(query, limit)) as { name: string; score: number }[];
     if (json) {
       print(JSON.stringify({ query, results }, null, 2));
     } else if (results.length === 0) {
@@ -384,7 +384,7 @@ async function findTools(
     }
     return 0;
   } finally {
-    index.free();
+    catalog.free();
   }
 }
 

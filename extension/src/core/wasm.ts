@@ -13,7 +13,7 @@ import type { PromptListing } from './generated/PromptListing';
 import type { ToolListing } from './generated/ToolListing';
 import { errorMessage } from '../log';
 
-// The boundary. `SecretaryHandle`, `ToolIndexHandle` and `WasmExports` restate the module's exports
+// The boundary. `SecretaryHandle`, `CatalogHandle` and `WasmExports` restate the module's exports
 // with the JSON they return named: the text is typed by the declarations scripts/gen-ts-types
 // generates from the Rust types (./generated): `tools()` is `ToolListing[]`, `prompts()`
 // `PromptListing[]`, `prompt()` a `PromptAnswer`, `dialogs()` `StoredDialog[]`,
@@ -78,8 +78,8 @@ export interface SecretaryHandle {
   free(): void;
 }
 
-/** A standalone tool index (`secretary find-tools`). */
-export interface ToolIndexHandle {
+/** A standalone catalog (`secretary find-tools`). */
+export interface CatalogHandle {
   search(query: string, limit: number): string;
   size(): number;
   free(): void;
@@ -88,7 +88,7 @@ export interface ToolIndexHandle {
 /** The wasm-bindgen module's exports. */
 export interface WasmExports {
   Secretary: new () => SecretaryHandle;
-  ToolIndex: new (catalogJson: string, semantic?: boolean) => ToolIndexHandle;
+  Catalog: new (catalogJson: string, semantic?: boolean) => CatalogHandle;
   parseSession(fileName: string, bytes: Uint8Array): string;
   parseSessionAs(source: string, fileName: string, bytes: Uint8Array): string;
   responseDetails(fileName: string, bytes: Uint8Array, index: number): string;
