@@ -17,7 +17,7 @@ import {
   workspaceTwins,
   type SessionFile,
 } from './sessions/discovery';
-import { agentRoots, agentSessionFiles, agentWatchDirs, taskUserDataDirs } from './sessions/agents';
+import { agentRoots, agentSessionFiles, agentWatchDirs, agentWatchNames, taskUserDataDirs } from './sessions/agents';
 import { isCursorConversation } from './sessions/cursor';
 import { isUriPath, nodeChatStorage, routedChatStorage, type ChatStorage } from './sessions/chatStorage';
 import { chatsAreElsewhere, findWindowStore, TEST_STORE_ENV, type WindowStore } from './sessions/windowStore';
@@ -149,6 +149,7 @@ function openWindowSessions(context: vscode.ExtensionContext, core: WasmCore, co
     ? {
         files: async () => [...(await built.scope.files()), ...agentSessionFiles(withAider())],
         watchDirs: () => [...built.scope.watchDirs(), ...agentWatchDirs(withAider())],
+        watchNames: () => agentWatchNames(roots),
       }
     : built.scope;
   const sessions = new DialogSessionsService(core, scope, log, {

@@ -234,13 +234,12 @@ function newest(dirs: string[], max: number): string[] {
  * Folders to watch so that new and growing agent logs are read (like VS Code's session folders):
  * each root and the folders a new log appears in, plus Codex's year and month folders (a new
  * day's folder appears in its month: without them, the first session after midnight waited for a
- * Refresh). A root that does not exist yet is watched through its parent (`~/.claude` for
- * `~/.claude/projects`), never through the home folder itself, whose every dotfile write would
- * wake the sync. Cline-family tasks: each `tasks` folder and each task's folder (the extension
- * rewrites `ui_messages.json` there); before the first task, the extension's own `globalStorage`
- * folder when it exists, never `globalStorage` itself (VS Code's state database lives there).
+ * Refresh). A root that does not exist yet is looked for by `agentWatchNames`. Cline-family
+ * tasks: each `tasks` folder and each task's folder (the extension rewrites `ui_messages.json`
+ * there); before the first task, the extension's own `globalStorage` folder when it exists, never
+ * `globalStorage` itself (VS Code's state database lives there).
  */
-export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = os.homedir()): string[] {
+export function agentWatchDirs(roots: AgentRoots = agentRoots()): string[] {
   const subdirs = (dir: string) => newest(listDir(dir).map((n) => path.join(dir, n)).filter(isDir), MAX_WATCHED_SUBDIRS);
   const dirs = [roots.copilot, ...subdirs(roots.copilot), roots.claude, ...subdirs(roots.claude)];
   for (const root of [roots.gemini, roots.qwen]) {
@@ -255,13 +254,36 @@ export function agentWatchDirs(roots: AgentRoots = agentRoots(), home: string = 
   // OpenCode writes its database's WAL there; Aider appends its history in the folder it runs in.
   const kilo = roots.kilo ? [roots.kilo] : [];
   dirs.push(roots.continue, roots.opencode, ...kilo, ...roots.aider, ...cursorWatchDirs(roots.cursor ?? []));
+  return [...new Set(dirs)].filter(isDir);
+}
+
+/**
+ * Where an agent's root does not exist yet (the agent not run on this machine since, or not
+ * installed when the window opened), the nearest folder above it that does, with the name that
+ * will appear there: `.claude` in the home folder, `projects` in `~/.claude`, `kilo` in
+ * `~/.local/share`. The sync watches those folders for those names alone (`SessionScope.watchNames`),
+ * so that the home folder's own dotfiles, written all the time, wake nothing; when the name
+ * appears, a full sync lists the agent and the next folder down is watched, until the root is.
+ */
+export function agentWatchNames(roots: AgentRoots): Map<string, string[]> {
+  const named = new Map<string, string[]>();
+  const kilo = roots.kilo ? [roots.kilo] : [];
   for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, roots.opencode, ...kilo]) {
-    const parent = path.dirname(root);
-    if (!isDir(root) && path.resolve(parent) !== path.resolve(home)) {
-      dirs.push(parent);
+    let missing = path.resolve(root);
+    if (isDir(missing)) {
+      continue;
+    }
+    let parent = path.dirname(missing);
+    while (parent !== missing && !isDir(parent)) {
+      missing = parent;
+      parent = path.dirname(parent);
+    }
+    if (parent !== missing) {
+      const names = named.get(parent) ?? [];
+      named.set(parent, [...new Set([...names, path.basename(missing)])]);
     }
   }
-  return [...new Set(dirs)].filter(isDir);
+  return named;
 }
 
 /** Codex's `sessions/YYYY`, `YYYY/MM` and `YYYY/MM/DD` folders. */

@@ -14,6 +14,11 @@ export interface SessionScope {
   files(): SessionFile[] | Promise<SessionFile[]>;
   /** Folders whose changes may add, change or remove session files. */
   watchDirs(): string[];
+  /** Folders watched for the named entries alone: where a folder the scope reads does not exist
+   * yet, the nearest folder that does, for the name that will appear in it (`.claude` in the home
+   * folder before Claude Code's first run). Any other change there wakes nothing: the home folder's
+   * own dotfiles are written all the time. A folder also in `watchDirs` is watched for everything. */
+  watchNames?(): ReadonlyMap<string, readonly string[]>;
   /** Folders of the scope that exist but could not be listed at the last `files()`, with why. */
   unreadableDirs?(): ReadonlyMap<string, string>;
 }
@@ -38,6 +43,8 @@ export class SessionSync {
   private known = new Map<string, SessionFile>();
   private readonly errors = new Map<string, string>();
   private watchers = new Map<string, StorageWatcher>();
+  /** The folders watched for some names alone (`SessionScope.watchNames`), with those names. */
+  private watchedNames = new Map<string, ReadonlySet<string>>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<SyncReport> | undefined;
   private again = false;
@@ -383,7 +390,15 @@ export class SessionSync {
   }
 
   private refreshWatchers(): void {
-    const wanted = new Set(this.scope.watchDirs());
+    const all = new Set(this.scope.watchDirs());
+    const named = new Map<string, ReadonlySet<string>>();
+    for (const [dir, names] of this.scope.watchNames?.() ?? []) {
+      if (!all.has(dir)) {
+        named.set(dir, new Set([...(named.get(dir) ?? []), ...names]));
+      }
+    }
+    this.watchedNames = named;
+    const wanted = new Set([...all, ...named.keys()]);
     for (const [dir, watcher] of this.watchers) {
       if (!wanted.has(dir)) {
         watcher.dispose();
@@ -397,7 +412,7 @@ export class SessionSync {
       const watcher = this.storage.watch(
         dir,
         (name) => {
-          if (mayConcernSessions(name) || this.isKnownDatabase(dir, name)) {
+          if (this.concerns(dir, name)) {
             this.noteChange(dir, name);
             this.schedule();
           }
@@ -412,6 +427,16 @@ export class SessionSync {
         this.watchers.set(dir, watcher);
       }
     }
+  }
+
+  /** Whether a change to `name` in the watched `dir` can matter (read when it happens: a folder's
+   * names change with the scope's next refresh, its watcher stays). */
+  private concerns(dir: string, name: string | undefined): boolean {
+    const only = this.watchedNames.get(dir);
+    if (only) {
+      return name === undefined || only.has(name);
+    }
+    return mayConcernSessions(name) || this.isKnownDatabase(dir, name);
   }
 
   /** Whether `name` in `dir` is a SQLite database (or its WAL) whose conversations are read

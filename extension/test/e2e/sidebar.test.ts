@@ -171,8 +171,8 @@ test("sidebar: another agent's session of this folder says which agent wrote it 
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const line = { type: 'user', message: { role: 'user', content: 'Sidebar agent: a prompt typed in Claude Code' }, uuid: 'u1', timestamp: new Date().toISOString(), sessionId: id, cwd: folder };
   fs.writeFileSync(file, JSON.stringify(line) + '\n');
-  // Claude Code's folder did not exist when the window opened: the sidebar's Refresh reads it.
-  await vscode.commands.executeCommand('copilotChatSecretary.refresh');
+  // Claude Code's `projects` folder did not exist when the window opened: its parent is watched
+  // for that name (`agentWatchNames`), so the session is read without a Refresh.
   await eventually(() => api.sessions.getSession(id)?.dialog.source === 'claude-code', 10_000, 'the Claude Code session in the sidebar');
   const entry = api.sessions.getSession(id);
   assert.ok(entry);

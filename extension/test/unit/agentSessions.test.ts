@@ -331,7 +331,7 @@ test("a chat of another agent in VS Code (copilotcli:, claude-code:) is answered
 test("agents' folders are watched: a new Codex day, a new Claude project and a Copilot CLI root made after the start are read without a Refresh", async () => {
   const { WasmCore } = await import('../../src/core/wasm');
   const { silentLogger } = await import('../../src/log');
-  const { agentSessionFiles, agentRoots, agentWatchDirs } = await import('../../src/sessions/agents');
+  const { agentSessionFiles, agentRoots, agentWatchDirs, agentWatchNames } = await import('../../src/sessions/agents');
   const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
   const home = tempDir();
   try {
@@ -342,7 +342,7 @@ test("agents' folders are watched: a new Codex day, a new Claude project and a C
     const core = new WasmCore(path.join(ROOT, 'dist', 'wasm'), silentLogger);
     const service = new DialogSessionsService(
       core,
-      { files: () => agentSessionFiles(roots), watchDirs: () => agentWatchDirs(roots, home.dir) },
+      { files: () => agentSessionFiles(roots), watchDirs: () => agentWatchDirs(roots), watchNames: () => agentWatchNames(roots) },
       silentLogger,
       { workspace: undefined, debounceMs: 50 },
     );
@@ -381,6 +381,67 @@ test("agents' folders are watched: a new Codex day, a new Claude project and a C
         { parentUuid: null, type: 'user', message: { role: 'user', content: 'claude: new project' }, uuid: 'u9', timestamp: '2026-03-03T00:02:00.000Z', sessionId: claudeId, cwd: project },
       ]);
       assert.equal(await firstRequest('claude-code', claudeId), 'claude: new project');
+    } finally {
+      service.dispose();
+    }
+  } finally {
+    home.cleanup();
+  }
+});
+
+test('an agent first run after the start (its home folder made then) is read without a Refresh; other dotfiles of the home folder wake nothing', async () => {
+  const { WasmCore } = await import('../../src/core/wasm');
+  const { silentLogger } = await import('../../src/log');
+  const { agentSessionFiles, agentRoots, agentWatchDirs, agentWatchNames } = await import('../../src/sessions/agents');
+  const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
+  const home = tempDir();
+  try {
+    const roots = agentRoots({ HOME: home.dir }, home.dir, []);
+    // No agent has run here: the home folder is watched for their homes' names alone.
+    const named = agentWatchNames(roots);
+    assert.deepEqual([...named.keys()], [home.dir]);
+    assert.deepEqual([...(named.get(home.dir) ?? [])].sort(), ['.claude', '.codex', '.continue', '.copilot', '.gemini', '.local', '.qwen']);
+    assert.ok(!agentWatchDirs(roots).includes(home.dir), 'the home folder is never watched for everything');
+    const core = new WasmCore(path.join(ROOT, 'dist', 'wasm'), silentLogger);
+    const service = new DialogSessionsService(
+      core,
+      { files: () => agentSessionFiles(roots), watchDirs: () => agentWatchDirs(roots), watchNames: () => agentWatchNames(roots) },
+      silentLogger,
+      { workspace: undefined, debounceMs: 20 },
+    );
+    try {
+      await service.start(true);
+      const before = service.sync.syncCount;
+      for (let i = 0; i < 5; i += 1) {
+        fs.writeFileSync(path.join(home.dir, '.bash_history'), `ls ${i}\n`);
+        fs.writeFileSync(path.join(home.dir, '.viminfo.json'), `{"n":${i}}`);
+        fs.mkdirSync(path.join(home.dir, `.cache${i}`));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(service.sync.syncCount, before, "a write to the home folder's own dotfiles woke the sync");
+      // Claude Code installed and run: `~/.claude`, then its project folder and log, in one go.
+      const claudeId = 'c1aude00-0000-4000-8000-0000000000e1';
+      write(path.join(home.dir, '.claude', 'projects', '-work', `${claudeId}.jsonl`), [
+        { parentUuid: null, type: 'user', message: { role: 'user', content: 'claude: first run on this machine' }, uuid: 'u1', timestamp: '2026-03-03T00:02:00.000Z', sessionId: claudeId, cwd: '/work' },
+      ]);
+      const firstRequest = async (source: string, id: string) => {
+        const deadline = Date.now() + 5_000;
+        for (;;) {
+          const text = service.findDialog(source, id)?.dialog.requests[0]?.text;
+          if (text !== undefined || Date.now() > deadline) {
+            return text;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      assert.equal(await firstRequest('claude-code', claudeId), 'claude: first run on this machine');
+      // Its second session, in a new project, is seen through the watchers the first one made.
+      const second = 'c1aude00-0000-4000-8000-0000000000e2';
+      write(path.join(home.dir, '.claude', 'projects', '-other', `${second}.jsonl`), [
+        { parentUuid: null, type: 'user', message: { role: 'user', content: 'claude: second project' }, uuid: 'u2', timestamp: '2026-03-03T00:03:00.000Z', sessionId: second, cwd: '/other' },
+      ]);
+      assert.equal(await firstRequest('claude-code', second), 'claude: second project');
+      assert.ok(!agentWatchNames(roots).get(home.dir)?.includes('.claude'), 'once ~/.claude/projects exists it is watched itself');
     } finally {
       service.dispose();
     }
@@ -448,7 +509,7 @@ test("Cline, Roo Code and Kilo Code tasks are found in every VS Code user-data f
         ['.config/Code/User/globalStorage/kilocode.kilo-code/tasks/k1/ui_messages.json', undefined, 'agent'],
       ],
     );
-    const watched = agentWatchDirs(roots, home.dir).map(rel);
+    const watched = agentWatchDirs(roots).map(rel);
     for (const dir of [
       '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks',
       '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1769053680585',
@@ -475,7 +536,7 @@ test('watched folders: at most MAX_WATCHED_SUBDIRS of one root, the most recentl
       fs.mkdirSync(dir, { recursive: true });
       fs.utimesSync(dir, base + i, base + i); // s00000 oldest
     }
-    const watched = new Set(agentWatchDirs(roots, home.dir));
+    const watched = new Set(agentWatchDirs(roots));
     const sessionDirs = [...watched].filter((dir) => path.dirname(dir) === roots.copilot);
     assert.equal(sessionDirs.length, MAX_WATCHED_SUBDIRS);
     assert.ok(watched.has(roots.copilot), 'the root itself is watched (a new session folder appears there)');
@@ -502,7 +563,7 @@ test("Continue's sessions are found under ~/.continue/sessions (CONTINUE_GLOBAL_
       agentSessionFiles(roots).map((f) => path.relative(home.dir, f.path)),
       ['.continue/sessions/5f0c2b1e.json'],
     );
-    assert.ok(agentWatchDirs(roots, home.dir).includes(sessions));
+    assert.ok(agentWatchDirs(roots).includes(sessions));
     const moved = path.join(home.dir, 'elsewhere');
     assert.equal(agentRoots({ CONTINUE_GLOBAL_DIR: moved }, home.dir, []).continue, path.join(moved, 'sessions'));
   } finally {

@@ -76,7 +76,7 @@ test("Aider's history of the working folder is found, read and watched; another 
     agentSessionFiles(roots).map((f) => f.path),
     [path.join(work, '.aider.chat.history.md')],
   );
-  assert.ok(agentWatchDirs(roots, home).includes(work));
+  assert.ok(agentWatchDirs(roots).includes(work));
   const out = cli(['sessions', '--json', '--source', 'aider'], home, work);
   assert.equal(out.code, 0, out.stderr);
   const dialogs = (JSON.parse(out.stdout) as { dialogs: { source: string; folder: string; title: string }[] }).dialogs;
