@@ -6,10 +6,10 @@ import * as path from 'path';
 import { after, before, describe, test } from 'node:test';
 
 import { agentCommand, makeAgent, type Agent, type AgentName } from './drivers';
-import { startModelServer, type Exchange, type ModelServer, type Script } from './modelServer';
+import { startModelServer, toolMatches, type Exchange, type ModelServer, type Script } from './modelServer';
 
 /**
- * The real agent CLIs (GitHub Copilot CLI, Claude Code, Codex, at the versions
+ * The real agent CLIs (GitHub Copilot CLI, Claude Code, Codex, Qwen Code, at the versions
  * scripts/agents-setup pins) run full turns against a scripted model on loopback and call
  * `secretary mcp` the way docs/agents.md configures it. What is asserted is what the model
  * received: the tool results the agent passed back, the instructions, the compacted history.
@@ -18,10 +18,11 @@ import { startModelServer, type Exchange, type ModelServer, type Script } from '
 
 const ROOT = process.env.SECRETARY_ROOT ?? path.resolve(__dirname, '..', '..');
 const ONLY = (process.env.SECRETARY_AGENTS ?? 'copilot,claude,codex,gemini,qwen,opencode,kilo,aider,continue').split(',').map((s) => s.trim()) as AgentName[];
-/** The agents that tell an MCP server which session calls, and whose compaction the tests drive;
- * Gemini CLI 0.61.0 names no session to its MCP servers, and Qwen Code 0.24.4 defers MCP tools
- * behind its own tool search (docs/agents.md): their logs are checked, not the MCP scenarios. */
-const OVER_MCP: readonly AgentName[] = ['copilot', 'claude', 'codex'];
+/** The agents that tell an MCP server which session calls, and whose compaction the tests drive
+ * (Qwen Code 0.24.4's MCP tools through its deferred-tool bridge, see `script`); Gemini CLI
+ * 0.61.0 names no session to its MCP servers (docs/agents.md): its log is checked, not the MCP
+ * scenarios. */
+const OVER_MCP: readonly AgentName[] = ['copilot', 'claude', 'codex', 'qwen'];
 
 /** The sources added for issue 25's second round (and Kilo Code's CLI): their discovery is checked too. */
 const NEW_SOURCES: readonly AgentName[] = ['opencode', 'kilo', 'aider', 'continue'];
@@ -30,31 +31,56 @@ const SQLITE: readonly AgentName[] = ['opencode', 'kilo'];
 
 /** Whether each agent version passes an MCP server's `instructions` to the model (measured: the
  * Copilot CLI 1.0.102 drops them; Claude Code shows them under "# MCP Server Instructions";
- * Codex as the description of the server's tool namespace). */
-const INSTRUCTIONS_REACH_MODEL: Partial<Record<AgentName, boolean>> = { copilot: false, claude: true, codex: true };
+ * Codex as the description of the server's tool namespace; Qwen Code in a `<system-reminder>`
+ * "supplied by the MCP server"). */
+const INSTRUCTIONS_REACH_MODEL: Partial<Record<AgentName, boolean>> = { copilot: false, claude: true, codex: true, qwen: true };
 
 /** The scripted model: `CALL <tool> [json]` in the person's last prompt makes it call that tool
  * of the Secretary; a tool result ends the turn; anything else (a summary request included) is
- * answered with a short text at once. */
+ * answered with a short text at once. Qwen Code 0.24.4 declares MCP tools to the model only by
+ * name, in a reminder: the model looks the tool up with `tool_search` (its declaration comes back
+ * in a `<function>` block) and runs it through `tool_call {name, arguments}`, as Qwen asks. */
 const SUMMARY = 'SUMMARY: the person asked for several things earlier.';
 const script: Script = (ex) => {
+  const call = /CALL (\w+)(?: (\{.*\}))?\s*$/.exec(ex.lastUser);
+  const args = call?.[2] ? (JSON.parse(call[2]) as Record<string, unknown>) : {};
   if (ex.toolResult !== undefined) {
-    return { text: 'noted' };
+    const deferred = call ? searchFound(ex.toolResult, call[1]) : undefined;
+    return deferred ? { tool: 'tool_call', args: { name: deferred, arguments: args } } : { text: 'noted' };
   }
   if (ex.interaction === 'conversation-compaction') {
     return { text: SUMMARY };
   }
-  const call = /CALL (\w+)(?: (\{.*\}))?\s*$/.exec(ex.lastUser);
-  if (call && !/summar/i.test(ex.lastUser.slice(0, 300))) {
-    return { tool: call[1], args: call[2] ? (JSON.parse(call[2]) as Record<string, unknown>) : {} };
+  // Qwen Code's automatic compression asks for a `<state_snapshot>` of the history; it keeps the
+  // summary only if the prompt it replaces was bigger (the full context the turn before reported).
+  if (ex.lastUser.includes('<state_snapshot>')) {
+    return { text: SUMMARY, tokens: 1_000_000 };
   }
-  // The bulky third request of the compaction test reports a full context: Codex compacts on it.
+  if (call && !/summar/i.test(ex.lastUser.slice(0, 300))) {
+    const hidden = !ex.tools.some((t) => toolMatches(t, call[1])) && ex.tools.includes('tool_search');
+    return hidden ? { tool: 'tool_search', args: { query: call[1] } } : { tool: call[1], args };
+  }
+  // The bulky third request of the compaction test reports a full context: Codex compacts on it,
+  // Qwen Code before the next turn (resumed, it reads the count back from its log).
   return { text: /summar/i.test(ex.lastUser) ? SUMMARY : 'ok', ...(ex.lastUser.includes('epsilon-3') ? { tokens: 1_000_000 } : {}) };
 };
 
+/** The name of the Secretary's `wanted` tool in a Qwen Code `tool_search` result (the found tools'
+ * declarations, each in a `<function>` block), or undefined when the result is not one. */
+function searchFound(result: string, wanted: string): string | undefined {
+  for (const [, json] of result.matchAll(/<function>(.*?)<\/function>/gs)) {
+    const name = (JSON.parse(json) as { name?: string }).name;
+    if (name && toolMatches(name, wanted)) {
+      return name;
+    }
+  }
+  return undefined;
+}
+
 /** The tool result the model received in the turn whose prompt contains `marker`. */
 function toolResultFor(server: ModelServer, marker: string): { raw: string; json: Record<string, unknown> } {
-  const exchange = server.exchanges.find((ex) => ex.toolResult !== undefined && ex.lastUser.includes(marker));
+  // Not the listing of a deferred-tool search (Qwen Code's), which comes before the call.
+  const exchange = server.exchanges.find((ex) => ex.toolResult !== undefined && ex.lastUser.includes(marker) && !ex.toolResult.includes('<functions>'));
   assert.ok(exchange?.toolResult, `no tool result came back to the model for "${marker}"; exchanges: ${describeExchanges(server.exchanges)}`);
   const raw = exchange.toolResult;
   const start = raw.indexOf('{');
@@ -241,7 +267,10 @@ for (const name of ONLY) {
       }
       // Whether the server's MCP instructions reach the model, as measured (docs/agents.md): a
       // change in the agent shows here.
-      const withTools = server.exchanges.filter((ex) => ex.tools.some((t) => /secretary/.test(t)));
+      // Qwen Code names them in a reminder, reachable through its deferred-tool bridge.
+      const withTools = server.exchanges.filter(
+        (ex) => ex.tools.some((t) => /secretary/.test(t)) || (ex.tools.includes('tool_search') && ex.body.includes('mcp__secretary__')),
+      );
       assert.ok(withTools.length > 0, 'the model was offered the Secretary tools');
       assert.equal(
         withTools.some((ex) => ex.body.includes('After your conversation history was summarized or compacted')),
