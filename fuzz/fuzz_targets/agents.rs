@@ -1,6 +1,8 @@
-//! Any bytes as another agent's log (Copilot CLI, Claude Code, Codex): `parse`, `parse_as` and
-//! `response_details` never panic, and following the file as it grows (two appends at a fuzzed
-//! cut) gives the same prompts as reading it whole.
+//! Any bytes as another agent's session, under each place every reader is chosen by (Copilot
+//! CLI, Claude Code, Codex, Gemini CLI, Qwen Code, the Cline family's tasks, Continue, OpenCode's
+//! and Kilo's database rows and export files, Aider's history, Cursor's conversations):
+//! `parse`, `parse_as` and `response_details` never panic, and following the file as it grows
+//! (two appends at a fuzzed cut) gives the same prompts as reading it whole.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,6 +15,17 @@ const PLACES: &[(&str, DialogSource)] = &[
     ("/h/.copilot/session-state/s.jsonl", DialogSource::CopilotCli),
     ("/h/.claude/projects/-w/s.jsonl", DialogSource::ClaudeCode),
     ("/h/.codex/sessions/2026/01/01/rollout-s.jsonl", DialogSource::Codex),
+    ("/h/.gemini/tmp/p/chats/session-2026-01-01T00-00-0ba308b8.jsonl", DialogSource::GeminiCli),
+    ("/h/.qwen/projects/-w/chats/3536b454.jsonl", DialogSource::QwenCode),
+    ("/g/saoudrizwan.claude-dev/tasks/1769053680585/ui_messages.json", DialogSource::Cline),
+    ("/g/rooveterinaryinc.roo-cline/tasks/0a1b/ui_messages.json", DialogSource::RooCode),
+    ("/g/kilocode.kilo-code/tasks/k1/ui_messages.json", DialogSource::KiloCode),
+    ("/h/.continue/sessions/5f0c2b1e.json", DialogSource::Continue),
+    ("/h/.local/share/opencode/opencode.db#ses_1", DialogSource::OpenCode),
+    ("/h/.local/share/kilo/kilo.db#ses_1", DialogSource::KiloCode),
+    ("/w/export.json", DialogSource::OpenCode),
+    ("/w/.aider.chat.history.md", DialogSource::Aider),
+    ("/h/.config/Cursor/User/globalStorage/state.vscdb#c0ffee", DialogSource::Cursor),
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -67,6 +80,14 @@ fuzz_target!(|data: &[u8]| {
     if entry.dialog.format == whole.format && entry.available {
         let got: Vec<&str> = entry.dialog.requests.iter().map(|r| r.text.as_str()).collect();
         let want: Vec<&str> = whole.requests.iter().map(|r| r.text.as_str()).collect();
-        assert_eq!(got, want);
+        // The one divergence allowed, as in the property tests: a JSON line read before its newline
+        // and then spoilt keeps the state read, and the follower says so.
+        let said = entry
+            .dialog
+            .diagnostics
+            .iter()
+            .chain(whole.diagnostics.iter())
+            .any(|d| d.contains("skipped") || d.contains("; showing the state before it"));
+        assert!(got == want || said, "{got:?} != {want:?}");
     }
 });

@@ -107,6 +107,55 @@ fn aider_history_grows_by_appends_and_a_cut_last_line_waits() {
     assert_eq!(got.session_id, whole.session_id);
 }
 
+/// A Markdown line is whole only at its newline: a message cut right after a `}` (which a JSON
+/// line would end with) is not read before its newline. It was, and when the line grew by another
+/// `}`-ended piece the longer line was read as the message's second line ("fix {x}\nfix {x} and
+/// {y}" where a whole read gives "fix {x} and {y}": found by the fuzz target `agents`).
+#[test]
+fn aider_message_cut_after_a_brace_is_read_once() {
+    let text = "# aider chat started at 2026-11-24 22:44:08\n\n#### a first request, long enough that a read resumes past the file's start  \n\nOk.\n\n#### fix {x} and {y}  \n\nDone.\n";
+    let cuts = [
+        text.find("} and").unwrap() + 1,
+        text.find("}  ").unwrap() + 1,
+        text.len(),
+    ];
+    let meta = |size: usize| FileMeta {
+        size: size as u64,
+        mtime_ms: size as f64,
+    };
+    let mut store = SessionStore::new();
+    let mut end = 0;
+    for cut in cuts {
+        let offset = match store.plan(AIDER_FILE, meta(cut)) {
+            ReadPlan::From { offset } => offset as usize,
+            _ => end,
+        };
+        store
+            .apply(
+                AIDER_FILE,
+                None,
+                meta(cut),
+                offset as u64,
+                &text.as_bytes()[offset..cut],
+            )
+            .unwrap();
+        end = cut;
+        let got = texts(&store.entry(AIDER_FILE).unwrap().dialog);
+        let whole = texts(&parse(AIDER_FILE, &text.as_bytes()[..cut]).unwrap());
+        assert_eq!(got, whole, "after {cut} bytes");
+        if cut < text.len() {
+            assert_eq!(got.len(), 1, "a line without its newline was read: {got:?}");
+        }
+    }
+    assert_eq!(
+        texts(&store.entry(AIDER_FILE).unwrap().dialog),
+        [
+            "a first request, long enough that a read resumes past the file's start",
+            "fix {x} and {y}"
+        ]
+    );
+}
+
 #[test]
 fn aider_history_damage_and_odd_lines_never_fail() {
     // A person's hand edit, an unknown header, a command alone and a stray `####`.

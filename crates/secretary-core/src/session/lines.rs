@@ -4,7 +4,7 @@
 //! complete line to a [`LineSink`] exactly once, so applying an append costs time proportional to
 //! the appended bytes, not to the file. A trailing partial line (the writer is mid-write) is kept
 //! and finished by the next append; if it already parses on its own it is applied tentatively
-//! and not applied twice. A line that fails to parse is skipped with a diagnostic and never stops
+//! and not applied twice (JSON lines only: a Markdown line waits for its newline). A line that fails to parse is skipped with a diagnostic and never stops
 //! the lines after it.
 
 use memchr::memchr;
@@ -31,6 +31,13 @@ pub(crate) trait LineSink {
     /// Called for a blank line (a JSON log has none that matter; Aider's Markdown ends a message
     /// with one).
     fn blank_line(&mut self) {}
+
+    /// Whether a last line without its newline may be read when it already reads on its own: a
+    /// JSON object is whole at its closing brace (VS Code's reader applies it), a Markdown line
+    /// only at its newline (any prefix of it reads, and the finished line would be read again).
+    fn reads_partial_lines(&self) -> bool {
+        true
+    }
 
     /// Called when a line starts over from a complete state (`kind: 0`): earlier diagnostics no
     /// longer describe anything and can be dropped.
@@ -229,7 +236,7 @@ impl<S: LineSink> LineLog<S> {
                 return self.pending_note != before;
             }
         }
-        if looks_complete(&self.pending) {
+        if self.sink.reads_partial_lines() && looks_complete(&self.pending) {
             let pending = std::mem::take(&mut self.pending);
             let result = self.apply(&pending);
             self.pending = pending;

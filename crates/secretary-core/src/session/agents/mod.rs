@@ -694,6 +694,11 @@ impl LineSink for AgentSink {
         }
     }
 
+    /// Aider's history is Markdown: a line is whole only at its newline.
+    fn reads_partial_lines(&self) -> bool {
+        !matches!(self, AgentSink::Aider(_))
+    }
+
     fn refresh(&mut self, dialog: &mut Dialog, file_name: &str, extra_diags: Vec<String>) -> bool {
         match self {
             AgentSink::CopilotCli(s) => s.refresh(dialog, file_name, extra_diags),
