@@ -10,6 +10,11 @@ const NAMES: &[&str] = &[
     "/ws/chatSessions/a.jsonl",
     "/ws/GitHub.copilot-chat/transcripts/a.jsonl",
     "/ws/chatSessions/a.json",
+    // Other agents' logs: appended JSON lines, Markdown lines, a task rewritten whole.
+    "/h/.claude/projects/-w/s.jsonl",
+    "/h/.qwen/projects/-w/chats/s.jsonl",
+    "/w/.aider.chat.history.md",
+    "/g/saoudrizwan.claude-dev/tasks/1/ui_messages.json",
 ];
 
 fuzz_target!(|data: &[u8]| {
