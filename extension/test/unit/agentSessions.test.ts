@@ -24,6 +24,37 @@ function write(file: string, lines: unknown[]): void {
   fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 }
 
+/** A sessions service over the agents' folders of `roots`, watched as the extension watches them. */
+async function watchingAgents(roots: import('../../src/sessions/agents').AgentRoots, debounceMs: number) {
+  const { WasmCore } = await import('../../src/core/wasm');
+  const { silentLogger } = await import('../../src/log');
+  const { agentSessionFiles, agentWatchDirs, agentWatchNames } = await import('../../src/sessions/agents');
+  const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
+  const core = new WasmCore(path.join(ROOT, 'dist', 'wasm'), silentLogger);
+  return new DialogSessionsService(
+    core,
+    { files: () => agentSessionFiles(roots), watchDirs: () => agentWatchDirs(roots), watchNames: () => agentWatchNames(roots) },
+    silentLogger,
+    { workspace: undefined, debounceMs },
+  );
+}
+
+/** The first request of a dialog once `service` has read it (waiting up to 5 s for the watchers). */
+async function firstRequestOnceRead(
+  service: import('../../src/sessions/dialogSessionsService').DialogSessionsService,
+  source: string,
+  id: string,
+): Promise<string | undefined> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const text = service.findDialog(source, id)?.dialog.requests[0]?.text;
+    if (text !== undefined || Date.now() > deadline) {
+      return text;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A fake HOME with one session of each agent for `project`, the Copilot CLI one newest. */
 function seedHome(home: string, project: string): void {
   write(path.join(home, '.claude', 'projects', '-proj', 'c1aude00-0000-4000-8000-000000000001.jsonl'), [
@@ -329,41 +360,23 @@ test("a chat of another agent in VS Code (copilotcli:, claude-code:) is answered
 });
 
 test("agents' folders are watched: a new Codex day, a new Claude project and a Copilot CLI root made after the start are read without a Refresh", async () => {
-  const { WasmCore } = await import('../../src/core/wasm');
-  const { silentLogger } = await import('../../src/log');
-  const { agentSessionFiles, agentRoots, agentWatchDirs, agentWatchNames } = await import('../../src/sessions/agents');
-  const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
+  const { agentRoots } = await import('../../src/sessions/agents');
   const home = tempDir();
   try {
     const project = seededProject(home.dir);
     // Copilot CLI installed (its home exists) but no session yet: `session-state` comes later.
     fs.rmSync(path.join(home.dir, '.copilot', 'session-state'), { recursive: true });
     const roots = agentRoots({ HOME: home.dir }, home.dir);
-    const core = new WasmCore(path.join(ROOT, 'dist', 'wasm'), silentLogger);
-    const service = new DialogSessionsService(
-      core,
-      { files: () => agentSessionFiles(roots), watchDirs: () => agentWatchDirs(roots), watchNames: () => agentWatchNames(roots) },
-      silentLogger,
-      { workspace: undefined, debounceMs: 50 },
-    );
+    const service = await watchingAgents(roots, 50);
     try {
       await service.start(true);
       const codexId = 'c0dex000-0000-4000-8000-0000000000d2';
       const claudeId = 'c1aude00-0000-4000-8000-0000000000d2';
       const copilotId = 'c0p11070-0000-4000-8000-0000000000d2';
       assert.equal(service.findDialog('codex', codexId), undefined);
-      /** The first request of a dialog once the service has read it (each step alone, so that
-       * one folder's event does not trigger the full sync that finds another's file). */
-      const firstRequest = async (source: string, id: string) => {
-        const deadline = Date.now() + 5_000;
-        for (;;) {
-          const text = service.findDialog(source, id)?.dialog.requests[0]?.text;
-          if (text !== undefined || Date.now() > deadline) {
-            return text;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      };
+      // Each step alone, so that one folder's event does not trigger the full sync that finds
+      // another's file.
+      const firstRequest = (source: string, id: string) => firstRequestOnceRead(service, source, id);
       // The next day: Codex makes `2026/03/03` in the month folder, then its log.
       write(path.join(roots.codex, '2026', '03', '03', `rollout-2026-03-03T00-01-00-${codexId}.jsonl`), [
         { timestamp: '2026-03-03T00:01:00.000Z', type: 'session_meta', payload: { id: codexId, timestamp: '2026-03-03T00:01:00.000Z', cwd: project } },
@@ -390,10 +403,7 @@ test("agents' folders are watched: a new Codex day, a new Claude project and a C
 });
 
 test('an agent first run after the start (its home folder made then) is read without a Refresh; other dotfiles of the home folder wake nothing', async () => {
-  const { WasmCore } = await import('../../src/core/wasm');
-  const { silentLogger } = await import('../../src/log');
-  const { agentSessionFiles, agentRoots, agentWatchDirs, agentWatchNames } = await import('../../src/sessions/agents');
-  const { DialogSessionsService } = await import('../../src/sessions/dialogSessionsService');
+  const { agentRoots, agentWatchDirs, agentWatchNames } = await import('../../src/sessions/agents');
   const home = tempDir();
   try {
     const roots = agentRoots({ HOME: home.dir }, home.dir, []);
@@ -402,13 +412,7 @@ test('an agent first run after the start (its home folder made then) is read wit
     assert.deepEqual([...named.keys()], [home.dir]);
     assert.deepEqual([...(named.get(home.dir) ?? [])].sort(), ['.claude', '.codex', '.continue', '.copilot', '.gemini', '.local', '.qwen']);
     assert.ok(!agentWatchDirs(roots).includes(home.dir), 'the home folder is never watched for everything');
-    const core = new WasmCore(path.join(ROOT, 'dist', 'wasm'), silentLogger);
-    const service = new DialogSessionsService(
-      core,
-      { files: () => agentSessionFiles(roots), watchDirs: () => agentWatchDirs(roots), watchNames: () => agentWatchNames(roots) },
-      silentLogger,
-      { workspace: undefined, debounceMs: 20 },
-    );
+    const service = await watchingAgents(roots, 20);
     try {
       await service.start(true);
       const before = service.sync.syncCount;
@@ -424,16 +428,7 @@ test('an agent first run after the start (its home folder made then) is read wit
       write(path.join(home.dir, '.claude', 'projects', '-work', `${claudeId}.jsonl`), [
         { parentUuid: null, type: 'user', message: { role: 'user', content: 'claude: first run on this machine' }, uuid: 'u1', timestamp: '2026-03-03T00:02:00.000Z', sessionId: claudeId, cwd: '/work' },
       ]);
-      const firstRequest = async (source: string, id: string) => {
-        const deadline = Date.now() + 5_000;
-        for (;;) {
-          const text = service.findDialog(source, id)?.dialog.requests[0]?.text;
-          if (text !== undefined || Date.now() > deadline) {
-            return text;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      };
+      const firstRequest = (source: string, id: string) => firstRequestOnceRead(service, source, id);
       assert.equal(await firstRequest('claude-code', claudeId), 'claude: first run on this machine');
       // Its second session, in a new project, is seen through the watchers the first one made.
       const second = 'c1aude00-0000-4000-8000-0000000000e2';
