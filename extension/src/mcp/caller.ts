@@ -20,6 +20,9 @@ import { agentOfClient, type DialogSource } from '../sessions/agents';
  *   `qwen-cli-mcp-client-<server>`.
  * - Gemini CLI 0.61.0: nothing (`GEMINI_CLI=1` only; `_meta` holds a progress token): the most
  *   recent Gemini CLI session of the folder answers, and says so.
+ * - Kilo Code's CLI 7.7.7: nothing either (`KILO=1`, `OPENCODE=1`, `KILO_PID`, and a
+ *   `KILO_RUN_ID` that changes with every run of one session; `_meta` holds a progress token);
+ *   client `kilo`: its most recent session of the folder answers.
  *
  * The client's name says whose variables to trust: a Claude Code session's variables are
  * inherited by every process it starts, a Copilot CLI it runs included. With an unknown client

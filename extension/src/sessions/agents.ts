@@ -302,7 +302,8 @@ function codexDateDirs(root: string): { years: string[]; months: string[]; days:
 /**
  * The agent that runs this process, from the MCP `initialize` client name and the environment:
  * Claude Code (client `claude-code`, or `CLAUDECODE=1` in its children), Codex (`codex...`),
- * GitHub Copilot CLI (`...copilot...cli...`). `undefined`: unknown (VS Code, another client).
+ * GitHub Copilot CLI (`...copilot...cli...`), Gemini CLI, Qwen Code, OpenCode (`opencode`), Kilo
+ * Code's CLI (`kilo`), Continue's `cn` (`continue...`). `undefined`: unknown (VS Code, another client).
  */
 export function agentOfClient(clientName: string | undefined, env: NodeJS.ProcessEnv = process.env): DialogSource | undefined {
   const name = (clientName ?? '').toLowerCase();
@@ -323,6 +324,11 @@ export function agentOfClient(clientName: string | undefined, env: NodeJS.Proces
   }
   if (name === 'opencode') {
     return 'opencode';
+  }
+  // Kilo Code's CLI (7.7.7, measured) says exactly `kilo`; built on OpenCode, it also sets
+  // `OPENCODE=1` for its servers, so that variable could never tell OpenCode apart.
+  if (name === 'kilo') {
+    return 'kilo-code';
   }
   if (name.startsWith('continue')) {
     return 'continue';

@@ -159,6 +159,12 @@ function textOf(content: unknown): string {
   return '';
 }
 
+/** A chat message's content without the `<environment_details>` part Kilo Code's CLI (7.7.7) adds
+ * after the person's words (the time, the working folder): the prompt is what the person typed. */
+function withoutEnvironmentDetails(content: unknown): unknown {
+  return Array.isArray(content) ? content.filter((part) => !String((part as Json).text ?? '').trimStart().startsWith('<environment_details>')) : content;
+}
+
 function readExchange(api: Api, body: Json, raw: string, interaction: string | undefined): Exchange {
   let lastUser = '';
   let toolResult: string | undefined;
@@ -167,7 +173,7 @@ function readExchange(api: Api, body: Json, raw: string, interaction: string | u
     const messages = (body.messages as Json[] | undefined) ?? [];
     for (const m of messages) {
       if (m.role === 'user') {
-        lastUser = textOf(m.content);
+        lastUser = textOf(withoutEnvironmentDetails(m.content));
       }
     }
     const last = messages[messages.length - 1];

@@ -221,9 +221,9 @@ for (const name of ONLY) {
       assert.ok(!seen.history.includes('delta-7731'), `the compaction should have dropped the middle request: ${describeExchanges(server.exchanges.slice(-8))}`);
     });
 
-    // OpenCode and Continue's cn name no session to their MCP servers (docs/agents.md): a call gets
-    // the calling agent's most recent session of the folder, and says so.
-    const mostRecentTest = ['opencode', 'continue'].includes(name) ? test : test.skip;
+    // OpenCode, Kilo Code's CLI and Continue's cn name no session to their MCP servers
+    // (docs/agents.md): a call gets the calling agent's most recent session of the folder, and says so.
+    const mostRecentTest = ['opencode', 'kilo', 'continue'].includes(name) ? test : test.skip;
     const sqliteSkip = { skip: SQLITE.includes(name) ? NO_SQLITE : undefined };
     void mostRecentTest("a call over MCP gets the agent's most recent session of the folder, and says so", sqliteSkip, async () => {
       const agent = agentIn('most-recent');
@@ -235,7 +235,7 @@ for (const name of ONLY) {
       assert.equal(result.json.dialogFrom, 'mostRecent', result.raw);
       assert.equal(result.json.source, agent.source, result.raw);
       assert.equal(result.json.sessionId, first.session, result.raw);
-      // The agent is recognised from its MCP client name (`opencode`, `continue-cli-client`).
+      // The agent is recognised from its MCP client name (`opencode`, `kilo`, `continue-cli-client`).
       assert.match(String(result.json.chosenBy), new RegExp(`most recently active ${agent.source} session`), result.raw);
     });
 

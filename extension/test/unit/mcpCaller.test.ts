@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 import { agentCallOf } from '../../src/mcp/caller';
+import { agentOfClient } from '../../src/sessions/agents';
 import { ROOT, tempDir } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -39,6 +40,18 @@ describe('agentCallOf: the caller from the client, the environment and _meta', (
     assert.equal(agentCallOf('claude-code', undefined, env)?.caller.sessionId, ONE);
     // Codex says nothing in the environment: inherited variables are not its session.
     assert.equal(agentCallOf('codex-mcp-client', {}, env), undefined);
+  });
+
+  test("Kilo Code's CLI is known by its client name, and names no session", () => {
+    // What @kilocode/cli 7.7.7 sends its servers (measured, docs/agents.md): client `kilo`, and
+    // OpenCode's variable beside its own; `KILO_RUN_ID` changes with every run of one session.
+    const kiloEnv = { KILO: '1', OPENCODE: '1', AGENT: '1', KILO_PID: '2755', KILO_RUN_ID: '333d6764-0168-4a92-b6ec-3647808b0f32' };
+    assert.equal(agentOfClient('kilo', kiloEnv), 'kilo-code');
+    assert.equal(agentOfClient('opencode', kiloEnv), 'opencode');
+    // Names that merely contain it are not Kilo's.
+    assert.equal(agentOfClient('kilo-opencode', {}), undefined);
+    assert.equal(agentOfClient('mykilo', {}), undefined);
+    assert.equal(agentCallOf('kilo', { progressToken: 2 }, kiloEnv), undefined);
   });
 
   test('nothing exact, no caller; hostile _meta is read by own properties only', () => {
