@@ -4,8 +4,8 @@
 //! complete line to a [`LineSink`] exactly once, so applying an append costs time proportional to
 //! the appended bytes, not to the file. A trailing partial line (the writer is mid-write) is kept
 //! and finished by the next append; if it already parses on its own it is applied tentatively
-//! and not applied twice (JSON lines only: a Markdown line waits for its newline). A line that fails to parse is skipped with a diagnostic and never stops
-//! the lines after it.
+//! and not applied twice (JSON lines only: a Markdown line waits for its newline). A line that
+//! fails to parse is skipped with a diagnostic and never stops the lines after it.
 
 use memchr::memchr;
 
