@@ -265,10 +265,9 @@ export function agentWatchDirs(roots: AgentRoots = agentRoots()): string[] {
  * so that the home folder's own dotfiles, written all the time, wake nothing; when the name
  * appears, a full sync lists the agent and the next folder down is watched, until the root is.
  */
-export function agentWatchNames(roots: AgentRoots): Map<string, string[]> {
-  const named = new Map<string, string[]>();
-  const kilo = roots.kilo ? [roots.kilo] : [];
-  for (const root of [roots.copilot, roots.claude, roots.codex, roots.gemini, roots.qwen, roots.continue, roots.opencode, ...kilo]) {
+export function agentWatchNames(roots: AgentRoots): Map<string, Set<string>> {
+  const named = new Map<string, Set<string>>();
+  for (const root of agentRootList(roots)) {
     let missing = path.resolve(root);
     if (isDir(missing)) {
       continue;
@@ -279,8 +278,7 @@ export function agentWatchNames(roots: AgentRoots): Map<string, string[]> {
       parent = path.dirname(parent);
     }
     if (parent !== missing) {
-      const names = named.get(parent) ?? [];
-      named.set(parent, [...new Set([...names, path.basename(missing)])]);
+      named.set(parent, (named.get(parent) ?? new Set()).add(path.basename(missing)));
     }
   }
   return named;

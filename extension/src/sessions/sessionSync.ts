@@ -18,7 +18,7 @@ export interface SessionScope {
    * yet, the nearest folder that does, for the name that will appear in it (`.claude` in the home
    * folder before Claude Code's first run). Any other change there wakes nothing: the home folder's
    * own dotfiles are written all the time. A folder also in `watchDirs` is watched for everything. */
-  watchNames?(): ReadonlyMap<string, readonly string[]>;
+  watchNames?(): ReadonlyMap<string, ReadonlySet<string>>;
   /** Folders of the scope that exist but could not be listed at the last `files()`, with why. */
   unreadableDirs?(): ReadonlyMap<string, string>;
 }
@@ -391,14 +391,8 @@ export class SessionSync {
 
   private refreshWatchers(): void {
     const all = new Set(this.scope.watchDirs());
-    const named = new Map<string, ReadonlySet<string>>();
-    for (const [dir, names] of this.scope.watchNames?.() ?? []) {
-      if (!all.has(dir)) {
-        named.set(dir, new Set([...(named.get(dir) ?? []), ...names]));
-      }
-    }
-    this.watchedNames = named;
-    const wanted = new Set([...all, ...named.keys()]);
+    this.watchedNames = new Map([...(this.scope.watchNames?.() ?? [])].filter(([dir]) => !all.has(dir)));
+    const wanted = new Set([...all, ...this.watchedNames.keys()]);
     for (const [dir, watcher] of this.watchers) {
       if (!wanted.has(dir)) {
         watcher.dispose();

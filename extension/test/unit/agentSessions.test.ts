@@ -436,7 +436,7 @@ test('an agent first run after the start (its home folder made then) is read wit
         { parentUuid: null, type: 'user', message: { role: 'user', content: 'claude: second project' }, uuid: 'u2', timestamp: '2026-03-03T00:03:00.000Z', sessionId: second, cwd: '/other' },
       ]);
       assert.equal(await firstRequest('claude-code', second), 'claude: second project');
-      assert.ok(!agentWatchNames(roots).get(home.dir)?.includes('.claude'), 'once ~/.claude/projects exists it is watched itself');
+      assert.ok(!agentWatchNames(roots).get(home.dir)?.has('.claude'), 'once ~/.claude/projects exists it is watched itself');
     } finally {
       service.dispose();
     }
